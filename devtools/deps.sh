@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Install the Debian 12 packages softernic needs, only those missing.
+# Usage: devtools/deps.sh [build|test|interop|all]...   (default: build)
+# Quiet when nothing is missing; runs apt-get update once before installing.
+set -euo pipefail
+
+build_pkgs=(gcc pkg-config meson ninja-build python3-pyelftools
+	libdpdk-dev dpdk libnuma-dev libbpf-dev libxdp-dev libcunit1-dev
+	libisal-dev libpcap-dev clang llvm)
+test_pkgs=(tshark python3-scapy iproute2)
+interop_pkgs=(qemu-system-x86 linux-image-amd64 rdma-core ibverbs-utils
+	ibverbs-providers perftest busybox-static cpio kmod)
+
+want=()
+[ $# -eq 0 ] && set -- build
+for group in "$@"; do
+	case "$group" in
+	build) want+=("${build_pkgs[@]}") ;;
+	test) want+=("${build_pkgs[@]}" "${test_pkgs[@]}") ;;
+	interop) want+=("${interop_pkgs[@]}") ;;
+	all) want+=("${build_pkgs[@]}" "${test_pkgs[@]}" "${interop_pkgs[@]}") ;;
+	*) echo "deps.sh: unknown group '$group' (build|test|interop|all)" >&2; exit 2 ;;
+	esac
+done
+
+missing=()
+for p in "${want[@]}"; do
+	st=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+	[ "$st" = "install ok installed" ] || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "deps.sh: missing packages: ${missing[*]}; run as root to install them" >&2
+	exit 1
+fi
+echo "deps.sh: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+# tshark asks whether non-root users may capture; answer once, quietly.
+echo "wireshark-common wireshark-common/install-setuid boolean false" | debconf-set-selections
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#ifndef TEST_COMMON_H
+#define TEST_COMMON_H
+
+/*
+ * Shared scaffolding of the CUnit suites: EAL start-up without hugepages or
+ * devices, an mbuf pool, the runner, and the loader of ../shared/vectors.
+ */
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <CUnit/CUnit.h>
+#include <rte_mbuf.h>
+
+/** One frame of a vectors file: "NAME HEX" per line. */
+struct test_vector {
+	char name[64];
+	uint8_t *data;
+	size_t len;
+};
+
+/** Start EAL without shared config, no huge pages, no PCI; extra args are appended. */
+int test_eal_init(int argc, char **argv);
+
+/** A process-wide pktmbuf pool (data room 10 KB), created on first use. */
+struct rte_mempool *test_mbuf_pool(void);
+
+/**
+ * Load every frame of @p file (relative to $SOFTERNIC_VECTORS, default
+ * ../shared/vectors). Returns the count (> 0) or -errno; frees nothing:
+ * the vectors live for the whole test process.
+ */
+int test_load_vectors(const char *file, struct test_vector **out);
+
+/** Find a loaded vector by name, NULL when absent. */
+const struct test_vector *test_find_vector(const struct test_vector *v, int n,
+					   const char *name);
+
+/** Copy @p len bytes into a fresh mbuf, chained in @p seg_len pieces (0: one segment). */
+struct rte_mbuf *test_mbuf_from(const void *data, size_t len, size_t seg_len);
+
+/**
+ * Register @p suites, run them with the basic interface and return the
+ * process exit code (0 only when every assertion passed).
+ */
+int test_run(CU_SuiteInfo *suites);
+
+#endif /* TEST_COMMON_H */
