@@ -24,12 +24,25 @@ for group in "$@"; do
 	esac
 done
 
+# DPDK's driver-side headers for the PMD, from Debian's dpdk source package.
+need_sdk=0
+for group in "$@"; do
+	case "$group" in build|test|all) need_sdk=1 ;; esac
+done
+sdk() {
+	[ $need_sdk = 1 ] || return 0
+	"$(dirname "$0")/dpdk-sdk.sh" >/dev/null
+}
+
 missing=()
 for p in "${want[@]}"; do
 	st=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
 	[ "$st" = "install ok installed" ] || missing+=("$p")
 done
-[ ${#missing[@]} -eq 0 ] && exit 0
+if [ ${#missing[@]} -eq 0 ]; then
+	sdk
+	exit 0
+fi
 
 if [ "$(id -u)" -ne 0 ]; then
 	echo "deps.sh: missing packages: ${missing[*]}; run as root to install them" >&2
@@ -41,3 +54,4 @@ export DEBIAN_FRONTEND=noninteractive
 echo "wireshark-common wireshark-common/install-setuid boolean false" | debconf-set-selections
 apt-get update -qq
 apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+sdk

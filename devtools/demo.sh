@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# The README's main command: install what is missing, build, reserve huge
+# pages (or fall back to --no-huge), then run the main job. Idempotent and
+# quiet when nothing is missing; exits non-zero on any failure.
+#
+# Usage: devtools/demo.sh [main job options...]
+#   e.g. devtools/demo.sh --time 1000     (options after EAL's `--`)
+# Environment: BUILD_DIR (default build), DEMO_HUGEPAGES (2 MB pages to
+# reserve, default 1024), DEMO_HUGEPAGES_MIN (free pages needed to use
+# them, default 256).
+#
+# The main job is today's ernic-selfcheck (ICRC vectors + ICRC throughput);
+# the transport work replaces run_main_job with a RoCEv2 benchmark between
+# two net_ernic ports, reusing setup_memory's EAL memory arguments.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+build_dir=${BUILD_DIR:-build}
+huge_want=${DEMO_HUGEPAGES:-1024}
+huge_min=${DEMO_HUGEPAGES_MIN:-256}
+huge_sys=/sys/kernel/mm/hugepages/hugepages-2048kB
+
+# EAL arguments shared by every job: one lcore, quiet EAL, no telemetry
+# socket, and memory arguments filled in by setup_memory.
+eal_common=(-l 0 --log-level=lib.eal:error --no-telemetry)
+eal_mem=()
+
+# Free 2 MB pages (0 when the kernel has none).
+huge_free() {
+	if [ -r "$huge_sys/free_hugepages" ]; then
+		cat "$huge_sys/free_hugepages"
+	else
+		awk '/^HugePages_Free:/ { print $2; exit }' /proc/meminfo
+	fi
+}
+
+# Is there a hugetlbfs mount serving 2 MB pages?
+huge_mounted() {
+	local def
+	def=$(awk '/^Hugepagesize:/ { print $2; exit }' /proc/meminfo)
+	awk -v def="$def" '$3 == "hugetlbfs" &&
+		($4 ~ /pagesize=2M/ || ($4 !~ /pagesize=/ && def == 2048)) {
+		found = 1 } END { exit !found }' /proc/mounts
+}
+
+# Reserve 2 MB huge pages when root; choose EAL memory arguments and say
+# which in one line. Hugepage mode runs --in-memory (no shared config, no
+# hugepage files left behind) so concurrent DPDK processes do not clash.
+setup_memory() {
+	local nr_file=/proc/sys/vm/nr_hugepages why=""
+
+	[ -w "$huge_sys/nr_hugepages" ] && nr_file=$huge_sys/nr_hugepages
+	if [ "$(id -u)" -ne 0 ]; then
+		why="not root"
+	else
+		if [ "$(cat "$nr_file" 2>/dev/null || echo 0)" -lt "$huge_want" ]; then
+			echo "$huge_want" >"$nr_file" 2>/dev/null || true
+		fi
+		if ! huge_mounted; then
+			mkdir -p /dev/hugepages 2>/dev/null &&
+				mount -t hugetlbfs -o pagesize=2M nodev \
+					/dev/hugepages 2>/dev/null || true
+		fi
+		if [ "$(huge_free)" -lt "$huge_min" ]; then
+			why="only $(huge_free) free 2 MB pages (want $huge_min)"
+		elif ! huge_mounted; then
+			why="no hugetlbfs mount for 2 MB pages"
+		fi
+	fi
+	if [ -z "$why" ]; then
+		eal_mem=(--in-memory -m 512)
+		echo "demo: memory: $(huge_free) free 2 MB huge pages, EAL --in-memory -m 512"
+	else
+		eal_mem=(--no-huge -m 1024 --no-shconf)
+		echo "demo: memory: $why, EAL --no-huge -m 1024"
+	fi
+}
+
+# The job the demo exists for. Today: the ICRC self-check.
+run_main_job() {
+	"$build_dir/app/ernic-selfcheck" "${eal_common[@]}" "${eal_mem[@]}" \
+		--no-pci -- "$@"
+}
+
+main() {
+	devtools/deps.sh build
+	devtools/build.sh
+	setup_memory
+	run_main_job "$@"
+}
+
+main "$@"

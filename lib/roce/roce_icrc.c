@@ -1,0 +1,383 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * RoCEv2 ICRC, IBTA vol. 1 annex A17 (A17.3.3): CRC32 (reflected IEEE,
+ * zlib convention, ISA-L crc32_gzip_refl) over an all-ones LRH stand-in,
+ * the IP/UDP/BTH headers with their variant fields masked to ones, and the
+ * rest of the packet up to the ICRC, which is stored least significant
+ * byte first.
+ */
+#include "roce_icrc.h"
+
+#include <errno.h>
+#include <stdbool.h>
+#include <string.h>
+
+#include <isa-l/crc.h>
+#include <rte_byteorder.h>
+#include <rte_common.h>
+
+#define ICRC_IPV4_MIN_HDR	20
+#define ICRC_IPV6_HDR		40
+#define ICRC_IPPROTO_UDP	17
+
+/* Bytes after the IP header that the masked copy holds: UDP + BTH. */
+#define ICRC_L4_HDR		(ROCE_ICRC_UDP_LEN + ROCE_ICRC_BTH_LEN)
+
+/* Where the masked headers go in the copy, after the LRH stand-in. */
+#define ICRC_IP_IN_COPY		ROCE_ICRC_LRH_LEN
+
+/*
+ * Length of the headers covered by the masked copy (IP + UDP + BTH), from
+ * the first byte of the IP header; negative errno when the version is
+ * unknown or IHL is below 5.
+ */
+static int
+icrc_hdr_len(uint8_t ver_ihl)
+{
+	switch (ver_ihl >> 4) {
+	case 4:
+		if ((ver_ihl & 0x0f) * 4 < ICRC_IPV4_MIN_HDR)
+			return -EINVAL;
+		return (ver_ihl & 0x0f) * 4 + ICRC_L4_HDR;
+	case 6:
+		return ICRC_IPV6_HDR + ICRC_L4_HDR;
+	default:
+		return -EPROTONOSUPPORT;
+	}
+}
+
+/*
+ * @p copy holds the LRH stand-in slot then @p hdr_len header bytes. Check
+ * the IP next protocol and length against @p avail (bytes from the IP
+ * header to the end of the frame), fill the LRH stand-in and set the
+ * invariant-exempt fields to all ones (IBTA annex A17.3.3). On success
+ * *end is the IP datagram length: the ICRC slot is its last 4 bytes.
+ */
+static int
+icrc_mask(uint8_t *copy, uint32_t hdr_len, uint32_t avail, uint32_t *end)
+{
+	uint8_t *ip = copy + ICRC_IP_IN_COPY;
+	uint32_t ip_hl = hdr_len - ICRC_L4_HDR, dgram;
+	uint8_t *udp = ip + ip_hl, *bth = udp + ROCE_ICRC_UDP_LEN;
+
+	if (ip_hl == ICRC_IPV6_HDR && (ip[0] >> 4) == 6) {
+		if (ip[6] != ICRC_IPPROTO_UDP)
+			return -EPROTONOSUPPORT;
+		dgram = ICRC_IPV6_HDR + ((uint32_t)ip[4] << 8 | ip[5]);
+		/* Traffic class (4 + 4 bits), flow label (20), hop limit. */
+		ip[0] |= 0x0f;
+		ip[1] = 0xff;
+		ip[2] = 0xff;
+		ip[3] = 0xff;
+		ip[7] = 0xff;
+	} else {
+		if (ip[9] != ICRC_IPPROTO_UDP)
+			return -EPROTONOSUPPORT;
+		dgram = (uint32_t)ip[2] << 8 | ip[3];
+		/* TOS (DSCP + ECN), TTL, header checksum. */
+		ip[1] = 0xff;
+		ip[8] = 0xff;
+		ip[10] = 0xff;
+		ip[11] = 0xff;
+	}
+	if (dgram < hdr_len + ROCE_ICRC_LEN || dgram > avail)
+		return -EINVAL;
+	memset(copy, 0xff, ROCE_ICRC_LRH_LEN);
+	/* UDP checksum. */
+	udp[6] = 0xff;
+	udp[7] = 0xff;
+	/* BTH byte 4: FECN, BECN and the 6 reserved bits. */
+	bth[4] = 0xff;
+	*end = dgram;
+	return 0;
+}
+
+static inline uint32_t
+icrc_crc(uint32_t crc, const void *p, uint32_t n)
+{
+	return crc32_gzip_refl(crc, (const unsigned char *)p, n);
+}
+
+static inline uint32_t
+icrc_load_le(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+		(uint32_t)p[3] << 24;
+}
+
+static inline void
+icrc_store_le(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+	p[2] = (uint8_t)(v >> 16);
+	p[3] = (uint8_t)(v >> 24);
+}
+
+/* Contiguous core: on success *slot_off is the offset of the ICRC slot. */
+static int
+icrc_calc_flat(const uint8_t *f, uint32_t l3_off, uint32_t len,
+	       uint32_t *icrc, uint32_t *slot_off)
+{
+	uint8_t copy[ROCE_ICRC_HDR_MAX];
+	uint32_t avail, end, crc;
+	int hdr_len, ret;
+
+	if (f == NULL || icrc == NULL || l3_off >= len)
+		return -EINVAL;
+	avail = len - l3_off;
+	hdr_len = icrc_hdr_len(f[l3_off]);
+	if (hdr_len < 0)
+		return hdr_len;
+	if (avail < (uint32_t)hdr_len + ROCE_ICRC_LEN)
+		return -EINVAL;
+	memcpy(copy + ICRC_IP_IN_COPY, f + l3_off, hdr_len);
+	ret = icrc_mask(copy, hdr_len, avail, &end);
+	if (ret != 0)
+		return ret;
+	crc = icrc_crc(0, copy, ROCE_ICRC_LRH_LEN + hdr_len);
+	crc = icrc_crc(crc, f + l3_off + hdr_len,
+		       end - hdr_len - ROCE_ICRC_LEN);
+	*icrc = crc;
+	*slot_off = l3_off + end - ROCE_ICRC_LEN;
+	return 0;
+}
+
+int
+roce_icrc_calc(const void *frame, uint32_t l3_off, uint32_t len,
+	       uint32_t *icrc)
+{
+	uint32_t slot;
+
+	return icrc_calc_flat(frame, l3_off, len, icrc, &slot);
+}
+
+uint32_t
+roce_icrc_compute(const void *frame, uint32_t l3_off, uint32_t len)
+{
+	uint32_t icrc, slot;
+
+	if (icrc_calc_flat(frame, l3_off, len, &icrc, &slot) != 0)
+		return 0;
+	return icrc;
+}
+
+int
+roce_icrc_verify(const void *frame, uint32_t l3_off, uint32_t len)
+{
+	uint32_t icrc, slot;
+	int ret;
+
+	ret = icrc_calc_flat(frame, l3_off, len, &icrc, &slot);
+	if (ret != 0)
+		return ret;
+	return icrc_load_le((const uint8_t *)frame + slot) == icrc ?
+		0 : -EBADMSG;
+}
+
+int
+roce_icrc_fill(void *frame, uint32_t l3_off, uint32_t len)
+{
+	uint32_t icrc, slot;
+	int ret;
+
+	ret = icrc_calc_flat(frame, l3_off, len, &icrc, &slot);
+	if (ret != 0)
+		return ret;
+	icrc_store_le((uint8_t *)frame + slot, icrc);
+	return 0;
+}
+
+/*
+ * Chained mbufs. A cursor (segment, offset in it) moves forward only; every
+ * step checks that the chain really holds the bytes, so an mbuf whose
+ * pkt_len overstates its segments yields -EINVAL instead of an overrun.
+ */
+struct icrc_cursor {
+	const struct rte_mbuf *seg;
+	uint32_t off;		/* within seg's data */
+};
+
+/* Move @p c forward by @p n bytes. */
+static int
+icrc_skip(struct icrc_cursor *c, uint32_t n)
+{
+	while (c->seg != NULL) {
+		uint32_t left = c->seg->data_len - c->off;
+
+		if (n < left) {
+			c->off += n;
+			return 0;
+		}
+		n -= left;
+		c->seg = c->seg->next;
+		c->off = 0;
+	}
+	return n == 0 ? 0 : -EINVAL;
+}
+
+/* Visit the next @p n bytes in place, one contiguous run at a time. */
+#define ICRC_WALK(c, n, ptr, run, body) do {				\
+	while ((n) > 0) {						\
+		uint32_t run;						\
+		uint8_t *ptr;						\
+		if ((c)->seg == NULL)					\
+			return -EINVAL;					\
+		run = RTE_MIN((uint32_t)(c)->seg->data_len - (c)->off, (n)); \
+		ptr = rte_pktmbuf_mtod_offset((c)->seg, uint8_t *,	\
+					      (c)->off);		\
+		body;							\
+		(n) -= run;						\
+		if ((c)->off + run == (c)->seg->data_len) {		\
+			(c)->seg = (c)->seg->next;			\
+			(c)->off = 0;					\
+		} else {						\
+			(c)->off += run;				\
+		}							\
+	}								\
+} while (0)
+
+static int
+icrc_gather(struct icrc_cursor *c, uint8_t *dst, uint32_t n)
+{
+	ICRC_WALK(c, n, p, run, { memcpy(dst, p, run); dst += run; });
+	return 0;
+}
+
+static int
+icrc_scatter(struct icrc_cursor *c, const uint8_t *src, uint32_t n)
+{
+	ICRC_WALK(c, n, p, run, { memcpy(p, src, run); src += run; });
+	return 0;
+}
+
+static int
+icrc_crc_walk(struct icrc_cursor *c, uint32_t n, uint32_t *crc)
+{
+	uint32_t v = *crc;
+
+	ICRC_WALK(c, n, p, run, { v = icrc_crc(v, p, run); });
+	*crc = v;
+	return 0;
+}
+
+/*
+ * Mbuf core: on success *slot is a cursor on the first byte of the ICRC
+ * slot, which may continue into the next segment.
+ */
+static int
+icrc_calc_chain(const struct rte_mbuf *m, uint32_t l3_off, uint32_t *icrc,
+		struct icrc_cursor *slot)
+{
+	uint8_t copy[ROCE_ICRC_HDR_MAX];
+	struct icrc_cursor c;
+	uint32_t len, avail, end, crc;
+	int hdr_len, ret;
+
+	if (m == NULL || icrc == NULL)
+		return -EINVAL;
+	len = rte_pktmbuf_pkt_len(m);
+	if (l3_off >= len)
+		return -EINVAL;
+	avail = len - l3_off;
+	c.seg = m;
+	c.off = 0;
+	if (icrc_skip(&c, l3_off) != 0)
+		return -EINVAL;
+	/* Peek the version/IHL byte without moving the cursor. */
+	{
+		struct icrc_cursor peek = c;
+		uint8_t b0;
+
+		if (icrc_gather(&peek, &b0, 1) != 0)
+			return -EINVAL;
+		hdr_len = icrc_hdr_len(b0);
+	}
+	if (hdr_len < 0)
+		return hdr_len;
+	if (avail < (uint32_t)hdr_len + ROCE_ICRC_LEN)
+		return -EINVAL;
+	if (icrc_gather(&c, copy + ICRC_IP_IN_COPY, hdr_len) != 0)
+		return -EINVAL;
+	ret = icrc_mask(copy, hdr_len, avail, &end);
+	if (ret != 0)
+		return ret;
+	crc = icrc_crc(0, copy, ROCE_ICRC_LRH_LEN + hdr_len);
+	if (icrc_crc_walk(&c, end - hdr_len - ROCE_ICRC_LEN, &crc) != 0)
+		return -EINVAL;
+	*icrc = crc;
+	*slot = c;
+	return 0;
+}
+
+/* One segment holding the whole packet: use the contiguous code. */
+static inline bool
+icrc_flat(const struct rte_mbuf *m)
+{
+	return m != NULL && m->data_len >= m->pkt_len;
+}
+
+int
+roce_icrc_calc_mbuf(const struct rte_mbuf *m, uint32_t l3_off, uint32_t *icrc)
+{
+	struct icrc_cursor slot;
+	uint32_t off;
+
+	if (icrc_flat(m))
+		return icrc_calc_flat(rte_pktmbuf_mtod(m, const uint8_t *),
+				      l3_off, m->pkt_len, icrc, &off);
+	return icrc_calc_chain(m, l3_off, icrc, &slot);
+}
+
+uint32_t
+roce_icrc_compute_mbuf(const struct rte_mbuf *m, uint32_t l3_off)
+{
+	uint32_t icrc;
+
+	if (roce_icrc_calc_mbuf(m, l3_off, &icrc) != 0)
+		return 0;
+	return icrc;
+}
+
+int
+roce_icrc_verify_mbuf(const struct rte_mbuf *m, uint32_t l3_off)
+{
+	struct icrc_cursor slot;
+	uint8_t wire[ROCE_ICRC_LEN];
+	uint32_t icrc;
+	int ret;
+
+	if (icrc_flat(m))
+		return roce_icrc_verify(rte_pktmbuf_mtod(m, const uint8_t *),
+					l3_off, m->pkt_len);
+	ret = icrc_calc_chain(m, l3_off, &icrc, &slot);
+	if (ret != 0)
+		return ret;
+	if (icrc_gather(&slot, wire, ROCE_ICRC_LEN) != 0)
+		return -EINVAL;
+	return icrc_load_le(wire) == icrc ? 0 : -EBADMSG;
+}
+
+int
+roce_icrc_fill_mbuf(struct rte_mbuf *m, uint32_t l3_off)
+{
+	struct icrc_cursor slot, probe;
+	uint8_t wire[ROCE_ICRC_LEN];
+	uint32_t icrc, n = ROCE_ICRC_LEN;
+	int ret;
+
+	if (icrc_flat(m))
+		return roce_icrc_fill(rte_pktmbuf_mtod(m, uint8_t *), l3_off,
+				      m->pkt_len);
+	ret = icrc_calc_chain(m, l3_off, &icrc, &slot);
+	if (ret != 0)
+		return ret;
+	/* The slot lies within pkt_len, but check the chain holds it all
+	 * before writing any of it.
+	 */
+	probe = slot;
+	if (icrc_skip(&probe, n) != 0)
+		return -EINVAL;
+	icrc_store_le(wire, icrc);
+	return icrc_scatter(&slot, wire, n);
+}

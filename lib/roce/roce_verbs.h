@@ -1,0 +1,610 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#ifndef ROCE_VERBS_H
+#define ROCE_VERBS_H
+
+/**
+ * @file
+ * The verbs-like public API of libroce: device, protection domain, memory
+ * regions and windows, completion queues, shared receive queues, queue
+ * pairs (RC, UC, UD), work requests, completions and asynchronous events.
+ *
+ * Names and numeric values follow libibverbs where an equivalent exists, so
+ * that code and habits carry over (IBV_WC_* == ROCE_WC_*, IBV_QP_* masks ==
+ * ROCE_QP_* masks, ...).
+ *
+ * Threading model (see doc/guides/architecture.rst):
+ * - Every QP and CQ belongs to one worker (struct roce_worker). Only that
+ *   worker's thread runs roce_worker_rx() and roce_worker_poll() for it.
+ * - Posting to a QP (post_send/post_recv) is single-producer: one thread at a
+ *   time per QP. Polling a CQ is single-consumer. Neither takes locks; they
+ *   exchange indexes with the worker through acquire/release ordering.
+ * - Control operations (create/destroy/modify, MR registration) are made by
+ *   one control thread; modify_qp and destroy_qp are safe while the worker
+ *   runs (they hand the change to the worker through the QP's control word).
+ *
+ * All functions return 0 or a positive count on success and a negative
+ * errno on failure unless documented otherwise; the library never prints
+ * and never exits.
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <rte_mbuf.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct roce_device;
+struct roce_worker;
+struct roce_pd;
+struct roce_mr;
+struct roce_mw;
+struct roce_cq;
+struct roce_srq;
+struct roce_qp;
+
+/* ------------------------------------------------------------------ */
+/* Device                                                             */
+/* ------------------------------------------------------------------ */
+
+/** Limits of this implementation (reported by roce_query_device()). */
+enum roce_device_limits {
+	ROCE_MAX_QP = 65536,		/**< QPs per device (QPN 0/1 reserved) */
+	ROCE_MAX_QP_WR = 16384,		/**< WRs per send or receive queue */
+	ROCE_MAX_SGE = 32,		/**< SGEs per WR */
+	ROCE_MAX_INLINE = 256,		/**< inline bytes per send WR */
+	ROCE_MAX_RD_ATOMIC = 128,	/**< outstanding READ/atomic per QP */
+	ROCE_MAX_CQE = 1 << 20,		/**< entries per CQ */
+	ROCE_MAX_MR = 1 << 20,		/**< MRs + MWs per device (24-bit index) */
+	ROCE_MAX_SRQ_WR = 16384,	/**< WRs per SRQ */
+};
+
+/** Largest message on RC/UC: 2 GiB (IBTA 9.4: DMA length is 31 bits). */
+#define ROCE_MAX_MSG_SIZE (1ULL << 31)
+
+/** GID: 16 bytes, IPv6 address or IPv4-mapped ::ffff:a.b.c.d. */
+union roce_gid {
+	uint8_t raw[16];
+	uint32_t w[4];
+};
+
+/** How a device sends frames: called by a worker with a burst of frames. */
+typedef uint16_t (*roce_tx_burst_t)(void *ctx, struct rte_mbuf **pkts,
+				    uint16_t nb_pkts);
+
+/** Parameters of roce_device_create(). */
+struct roce_device_config {
+	const char *name;		/**< for logs and telemetry */
+	uint8_t mac[6];			/**< source MAC of every frame */
+	/** GID table in Linux RoCE order; entries with gid_valid[i] false are empty */
+	union roce_gid gid[8];
+	bool gid_valid[8];
+	uint32_t max_qp;		/**< QPN space (<= ROCE_MAX_QP) */
+	uint32_t max_mr;		/**< MR/MW table size (<= ROCE_MAX_MR) */
+	uint16_t vlan_tci;		/**< 0: untagged */
+	bool vlan;			/**< insert an 802.1Q tag */
+	struct rte_mempool *hdr_pool;	/**< mbufs for headers and small frames */
+	int socket_id;			/**< NUMA node of device memory */
+};
+
+/** Capabilities, as ibv_device_attr. */
+struct roce_device_attr {
+	uint64_t max_mr_size;
+	uint32_t max_qp;
+	uint32_t max_qp_wr;
+	uint32_t max_sge;
+	uint32_t max_inline;
+	uint32_t max_cq;
+	uint32_t max_cqe;
+	uint32_t max_mr;
+	uint32_t max_pd;
+	uint32_t max_qp_rd_atom;	/**< as responder */
+	uint32_t max_qp_init_rd_atom;	/**< as requester */
+	uint32_t max_srq;
+	uint32_t max_srq_wr;
+	uint32_t max_msg_sz;
+	uint32_t max_mw;
+	bool atomic_cap;		/**< atomics are atomic for this device */
+};
+
+/** Create a device. Returns NULL with rte_errno set on failure. */
+struct roce_device *roce_device_create(const struct roce_device_config *cfg);
+
+/** Destroy a device; every object on it must have been destroyed (-EBUSY). */
+int roce_device_destroy(struct roce_device *dev);
+
+/** Fill @p attr with the device's limits. */
+int roce_query_device(const struct roce_device *dev,
+		      struct roce_device_attr *attr);
+
+/** Set or clear GID table entry @p index (control path). */
+int roce_device_set_gid(struct roce_device *dev, unsigned int index,
+			const union roce_gid *gid);
+
+/**
+ * Create a worker: the execution context that owns QPs and CQs. @p tx is
+ * called from roce_worker_poll() with frames to send. A device has one or
+ * more workers; each runs on one lcore.
+ */
+struct roce_worker *roce_worker_create(struct roce_device *dev,
+				       roce_tx_burst_t tx, void *tx_ctx);
+
+/** Destroy a worker that owns no QP or CQ any more (-EBUSY otherwise). */
+int roce_worker_destroy(struct roce_worker *w);
+
+/**
+ * Feed received RoCEv2 frames to the worker. The worker takes ownership of
+ * every mbuf (consumed, freed or kept for reassembly-free zero-copy use).
+ * Frames that do not belong to one of its QPs are counted and freed.
+ * @return number of frames accepted by a QP.
+ */
+uint16_t roce_worker_rx(struct roce_worker *w, struct rte_mbuf **pkts,
+			uint16_t nb_pkts, uint64_t now_tsc);
+
+/**
+ * Run the worker once: control requests, expired timers, requesters and
+ * responders with work, then hand generated frames to the tx callback.
+ * @return number of frames sent, so callers can tell idle loops apart.
+ */
+int roce_worker_poll(struct roce_worker *w, uint64_t now_tsc);
+
+/* ------------------------------------------------------------------ */
+/* Protection domain, memory regions, memory windows                  */
+/* ------------------------------------------------------------------ */
+
+/** Access flags (values of ibv_access_flags). */
+enum roce_access_flags {
+	ROCE_ACCESS_LOCAL_WRITE = 1 << 0,
+	ROCE_ACCESS_REMOTE_WRITE = 1 << 1,
+	ROCE_ACCESS_REMOTE_READ = 1 << 2,
+	ROCE_ACCESS_REMOTE_ATOMIC = 1 << 3,
+	ROCE_ACCESS_MW_BIND = 1 << 4,
+	ROCE_ACCESS_ZERO_BASED = 1 << 5,
+};
+
+struct roce_pd *roce_alloc_pd(struct roce_device *dev);
+/** -EBUSY while MRs, MWs, QPs, SRQs use it. */
+int roce_dealloc_pd(struct roce_pd *pd);
+
+/** Public view of a registered region. */
+struct roce_mr_info {
+	void *addr;
+	size_t length;
+	uint32_t lkey;
+	uint32_t rkey;
+	int access;
+};
+
+/**
+ * Register [addr, addr+length) with @p access. Keys are (index << 8 | key):
+ * the low byte changes with every registration of an index so stale keys
+ * fail. Remote write or atomic require local write (IBTA 10.6.3.1).
+ */
+struct roce_mr *roce_reg_mr(struct roce_pd *pd, void *addr, size_t length,
+			    int access);
+int roce_mr_query(const struct roce_mr *mr, struct roce_mr_info *info);
+uint32_t roce_mr_lkey(const struct roce_mr *mr);
+uint32_t roce_mr_rkey(const struct roce_mr *mr);
+
+/** Flags of roce_rereg_mr() (values of ibv_rereg_mr_flags). */
+enum roce_rereg_flags {
+	ROCE_REREG_MR_CHANGE_TRANSLATION = 1 << 0,
+	ROCE_REREG_MR_CHANGE_PD = 1 << 1,
+	ROCE_REREG_MR_CHANGE_ACCESS = 1 << 2,
+};
+
+/** Re-register: new keys are issued, the old ones fail from now on. */
+int roce_rereg_mr(struct roce_mr *mr, int flags, struct roce_pd *pd,
+		  void *addr, size_t length, int access);
+/** -EBUSY while memory windows are bound to it. */
+int roce_dereg_mr(struct roce_mr *mr);
+
+/** Memory window types (IBTA 10.6.7); this device offers type 2. */
+enum roce_mw_type {
+	ROCE_MW_TYPE_1 = 1,
+	ROCE_MW_TYPE_2 = 2,
+};
+
+struct roce_mw *roce_alloc_mw(struct roce_pd *pd, enum roce_mw_type type);
+int roce_dealloc_mw(struct roce_mw *mw);
+/** The rkey the window will have (its low byte is chosen at bind). */
+uint32_t roce_mw_rkey(const struct roce_mw *mw);
+
+/* ------------------------------------------------------------------ */
+/* Completion queue                                                   */
+/* ------------------------------------------------------------------ */
+
+/** Work completion status (values of ibv_wc_status). */
+enum roce_wc_status {
+	ROCE_WC_SUCCESS = 0,
+	ROCE_WC_LOC_LEN_ERR,
+	ROCE_WC_LOC_QP_OP_ERR,
+	ROCE_WC_LOC_EEC_OP_ERR,
+	ROCE_WC_LOC_PROT_ERR,
+	ROCE_WC_WR_FLUSH_ERR,
+	ROCE_WC_MW_BIND_ERR,
+	ROCE_WC_BAD_RESP_ERR,
+	ROCE_WC_LOC_ACCESS_ERR,
+	ROCE_WC_REM_INV_REQ_ERR,
+	ROCE_WC_REM_ACCESS_ERR,
+	ROCE_WC_REM_OP_ERR,
+	ROCE_WC_RETRY_EXC_ERR,
+	ROCE_WC_RNR_RETRY_EXC_ERR,
+	ROCE_WC_LOC_RDD_VIOL_ERR,
+	ROCE_WC_REM_INV_RD_REQ_ERR,
+	ROCE_WC_REM_ABORT_ERR,
+	ROCE_WC_INV_EECN_ERR,
+	ROCE_WC_INV_EEC_STATE_ERR,
+	ROCE_WC_FATAL_ERR,
+	ROCE_WC_RESP_TIMEOUT_ERR,
+	ROCE_WC_GENERAL_ERR,
+};
+
+/** Work completion opcode (values of ibv_wc_opcode). */
+enum roce_wc_opcode {
+	ROCE_WC_SEND = 0,
+	ROCE_WC_RDMA_WRITE,
+	ROCE_WC_RDMA_READ,
+	ROCE_WC_COMP_SWAP,
+	ROCE_WC_FETCH_ADD,
+	ROCE_WC_BIND_MW,
+	ROCE_WC_LOCAL_INV,
+	ROCE_WC_RECV = 1 << 7,
+	ROCE_WC_RECV_RDMA_WITH_IMM,
+};
+
+/** Work completion flags (values of ibv_wc_flags). */
+enum roce_wc_flags {
+	ROCE_WC_GRH = 1 << 0,
+	ROCE_WC_WITH_IMM = 1 << 1,
+	ROCE_WC_WITH_INV = 1 << 3,
+};
+
+/** One completion, as ibv_wc. */
+struct roce_wc {
+	uint64_t wr_id;
+	enum roce_wc_status status;
+	enum roce_wc_opcode opcode;
+	uint32_t vendor_err;	/**< internal error code (enum roce_err) */
+	uint32_t byte_len;
+	/** immediate data (network order) or the invalidated rkey */
+	uint32_t imm_data;
+	uint32_t qp_num;
+	uint32_t src_qp;	/**< UD: source QPN */
+	uint32_t wc_flags;	/**< enum roce_wc_flags */
+	uint16_t pkey_index;
+	uint8_t sl;
+	uint8_t reserved;
+};
+
+struct roce_cq *roce_create_cq(struct roce_worker *w, uint32_t depth);
+/** -EBUSY while QPs use it. */
+int roce_destroy_cq(struct roce_cq *cq);
+/** Poll up to @p n completions in order; returns the count or -EIO after overflow. */
+int roce_poll_cq(struct roce_cq *cq, struct roce_wc *wc, int n);
+
+/* ------------------------------------------------------------------ */
+/* Work requests                                                      */
+/* ------------------------------------------------------------------ */
+
+/** Scatter/gather element. */
+struct roce_sge {
+	uint64_t addr;
+	uint32_t length;
+	uint32_t lkey;
+};
+
+/** Send work request opcodes (values of ibv_wr_opcode). */
+enum roce_wr_opcode {
+	ROCE_WR_RDMA_WRITE = 0,
+	ROCE_WR_RDMA_WRITE_WITH_IMM,
+	ROCE_WR_SEND,
+	ROCE_WR_SEND_WITH_IMM,
+	ROCE_WR_RDMA_READ,
+	ROCE_WR_ATOMIC_CMP_AND_SWP,
+	ROCE_WR_ATOMIC_FETCH_AND_ADD,
+	ROCE_WR_LOCAL_INV,
+	ROCE_WR_BIND_MW,
+	ROCE_WR_SEND_WITH_INV,
+	ROCE_WR_OPCODE_MAX,
+};
+
+/** Send flags (values of ibv_send_flags). */
+enum roce_send_flags {
+	ROCE_SEND_FENCE = 1 << 0,
+	ROCE_SEND_SIGNALED = 1 << 1,
+	ROCE_SEND_SOLICITED = 1 << 2,
+	ROCE_SEND_INLINE = 1 << 3,
+};
+
+/** Address vector: where an RC/UC QP's path or a UD send goes. */
+struct roce_ah_attr {
+	union roce_gid dgid;
+	uint8_t dmac[6];	/**< resolved next hop (the PMD's neighbour table) */
+	uint8_t sgid_index;
+	uint8_t hop_limit;
+	uint8_t traffic_class;	/**< DSCP << 2 | ECN */
+	uint8_t sl;
+	uint8_t static_rate;
+	uint8_t port_num;
+	uint32_t flow_label;
+};
+
+/** A send work request, as ibv_send_wr without the list link. */
+struct roce_send_wr {
+	uint64_t wr_id;
+	enum roce_wr_opcode opcode;
+	uint32_t send_flags;		/**< enum roce_send_flags */
+	const struct roce_sge *sg_list;
+	uint32_t num_sge;
+	union {
+		uint32_t imm_data;	/**< network order */
+		uint32_t invalidate_rkey;
+	};
+	union {
+		struct {
+			uint64_t remote_addr;
+			uint32_t rkey;
+		} rdma;
+		struct {
+			uint64_t remote_addr;
+			uint64_t compare_add;
+			uint64_t swap;
+			uint32_t rkey;
+		} atomic;
+		struct {
+			const struct roce_ah_attr *ah;
+			uint32_t remote_qpn;
+			uint32_t remote_qkey;
+		} ud;
+		struct {
+			struct roce_mw *mw;
+			uint32_t rkey;		/**< new rkey: low byte chosen by the user */
+			struct roce_mr *mr;
+			uint64_t addr;
+			uint64_t length;
+			int access;
+		} bind_mw;
+	};
+};
+
+/** A receive work request. */
+struct roce_recv_wr {
+	uint64_t wr_id;
+	const struct roce_sge *sg_list;
+	uint32_t num_sge;
+};
+
+/* ------------------------------------------------------------------ */
+/* Shared receive queue                                               */
+/* ------------------------------------------------------------------ */
+
+struct roce_srq_attr {
+	uint32_t max_wr;
+	uint32_t max_sge;
+	uint32_t srq_limit;	/**< arm the limit event when fewer WRs remain */
+};
+
+enum roce_srq_attr_mask {
+	ROCE_SRQ_MAX_WR = 1 << 0,
+	ROCE_SRQ_LIMIT = 1 << 1,
+};
+
+struct roce_srq *roce_create_srq(struct roce_pd *pd, struct roce_worker *w,
+				 const struct roce_srq_attr *attr);
+int roce_modify_srq(struct roce_srq *srq, const struct roce_srq_attr *attr,
+		    int mask);
+int roce_query_srq(const struct roce_srq *srq, struct roce_srq_attr *attr);
+int roce_destroy_srq(struct roce_srq *srq);
+/** Same contract as roce_post_recv(). */
+int roce_post_srq_recv(struct roce_srq *srq, const struct roce_recv_wr *wr,
+		       unsigned int n, unsigned int *posted);
+
+/* ------------------------------------------------------------------ */
+/* Queue pair                                                         */
+/* ------------------------------------------------------------------ */
+
+enum roce_qp_type {
+	ROCE_QPT_RC = 2,	/**< as IBV_QPT_RC */
+	ROCE_QPT_UC = 3,
+	ROCE_QPT_UD = 4,
+};
+
+/** QP states (values of ibv_qp_state). */
+enum roce_qp_state {
+	ROCE_QPS_RESET = 0,
+	ROCE_QPS_INIT,
+	ROCE_QPS_RTR,
+	ROCE_QPS_RTS,
+	ROCE_QPS_SQD,
+	ROCE_QPS_SQE,
+	ROCE_QPS_ERR,
+	ROCE_QPS_UNKNOWN,
+};
+
+/** Path MTU codes (values of ibv_mtu). */
+enum roce_mtu {
+	ROCE_MTU_256 = 1,
+	ROCE_MTU_512 = 2,
+	ROCE_MTU_1024 = 3,
+	ROCE_MTU_2048 = 4,
+	ROCE_MTU_4096 = 5,
+};
+
+/** Bytes of a path MTU code, 0 for an invalid code. */
+static inline uint32_t
+roce_mtu_bytes(enum roce_mtu mtu)
+{
+	return (mtu >= ROCE_MTU_256 && mtu <= ROCE_MTU_4096) ?
+		128u << mtu : 0;
+}
+
+struct roce_qp_cap {
+	uint32_t max_send_wr;
+	uint32_t max_recv_wr;
+	uint32_t max_send_sge;
+	uint32_t max_recv_sge;
+	uint32_t max_inline_data;
+};
+
+struct roce_qp_init_attr {
+	enum roce_qp_type qp_type;
+	struct roce_cq *send_cq;
+	struct roce_cq *recv_cq;
+	struct roce_srq *srq;		/**< NULL: the QP has its own RQ */
+	struct roce_qp_cap cap;
+	bool sq_sig_all;		/**< every send WR generates a completion */
+	void *qp_context;		/**< returned in async events */
+};
+
+/** Attribute mask of roce_modify_qp() (values of ibv_qp_attr_mask). */
+enum roce_qp_attr_mask {
+	ROCE_QP_STATE = 1 << 0,
+	ROCE_QP_CUR_STATE = 1 << 1,
+	ROCE_QP_EN_SQD_ASYNC_NOTIFY = 1 << 2,
+	ROCE_QP_ACCESS_FLAGS = 1 << 3,
+	ROCE_QP_PKEY_INDEX = 1 << 4,
+	ROCE_QP_PORT = 1 << 5,
+	ROCE_QP_QKEY = 1 << 6,
+	ROCE_QP_AV = 1 << 7,
+	ROCE_QP_PATH_MTU = 1 << 8,
+	ROCE_QP_TIMEOUT = 1 << 9,
+	ROCE_QP_RETRY_CNT = 1 << 10,
+	ROCE_QP_RNR_RETRY = 1 << 11,
+	ROCE_QP_RQ_PSN = 1 << 12,
+	ROCE_QP_MAX_QP_RD_ATOMIC = 1 << 13,
+	ROCE_QP_ALT_PATH = 1 << 14,
+	ROCE_QP_MIN_RNR_TIMER = 1 << 15,
+	ROCE_QP_SQ_PSN = 1 << 16,
+	ROCE_QP_MAX_DEST_RD_ATOMIC = 1 << 17,
+	ROCE_QP_PATH_MIG_STATE = 1 << 18,
+	ROCE_QP_CAP = 1 << 19,
+	ROCE_QP_DEST_QPN = 1 << 20,
+};
+
+/** QP attributes, as ibv_qp_attr. */
+struct roce_qp_attr {
+	enum roce_qp_state qp_state;
+	enum roce_qp_state cur_qp_state;
+	enum roce_mtu path_mtu;
+	uint32_t qkey;
+	uint32_t rq_psn;
+	uint32_t sq_psn;
+	uint32_t dest_qp_num;
+	int qp_access_flags;
+	struct roce_qp_cap cap;
+	struct roce_ah_attr ah_attr;
+	struct roce_ah_attr alt_ah_attr;
+	uint16_t pkey_index;
+	uint16_t alt_pkey_index;
+	uint8_t en_sqd_async_notify;
+	uint8_t sq_draining;		/**< query: SQD and still draining */
+	uint8_t max_rd_atomic;
+	uint8_t max_dest_rd_atomic;
+	uint8_t min_rnr_timer;		/**< 5-bit IBTA code */
+	uint8_t port_num;
+	uint8_t timeout;		/**< local ACK timeout: 4.096 us * 2^t, 0 = infinite */
+	uint8_t retry_cnt;		/**< 0..7 */
+	uint8_t rnr_retry;		/**< 0..7, 7 = infinite */
+	uint8_t path_mig_state;
+};
+
+/** Create a QP on the worker that owns its CQs. NULL + rte_errno on failure. */
+struct roce_qp *roce_create_qp(struct roce_pd *pd,
+			       const struct roce_qp_init_attr *attr);
+int roce_destroy_qp(struct roce_qp *qp);
+/**
+ * Move the QP per the legal transition table (IBTA 10.3.1, 11.2.5.2):
+ * -EINVAL and the QP unchanged for an illegal transition, a missing
+ * required attribute, an attribute not allowed for the transition or an
+ * out-of-range value.
+ */
+int roce_modify_qp(struct roce_qp *qp, const struct roce_qp_attr *attr,
+		   int mask);
+int roce_query_qp(const struct roce_qp *qp, struct roce_qp_attr *attr,
+		  struct roce_qp_init_attr *init_attr);
+uint32_t roce_qp_num(const struct roce_qp *qp);
+
+/**
+ * Post @p n send WRs. Returns 0 when all were posted; otherwise the
+ * negative errno of wr[*posted], the first one not posted (-EINVAL bad
+ * opcode or flags for the QP type or a bad SGE count, -ENOMEM queue full,
+ * -EINVAL state forbids posting, -EINVAL inline too long, -EFAULT unknown
+ * lkey for an SGE...). WRs before it were posted.
+ */
+int roce_post_send(struct roce_qp *qp, const struct roce_send_wr *wr,
+		   unsigned int n, unsigned int *posted);
+/** Post @p n receive WRs; same contract as roce_post_send(). */
+int roce_post_recv(struct roce_qp *qp, const struct roce_recv_wr *wr,
+		   unsigned int n, unsigned int *posted);
+
+/* ------------------------------------------------------------------ */
+/* Asynchronous events                                                */
+/* ------------------------------------------------------------------ */
+
+/** Event types (values of ibv_event_type). */
+enum roce_event_type {
+	ROCE_EVENT_CQ_ERR = 0,
+	ROCE_EVENT_QP_FATAL,
+	ROCE_EVENT_QP_REQ_ERR,
+	ROCE_EVENT_QP_ACCESS_ERR,
+	ROCE_EVENT_COMM_EST,
+	ROCE_EVENT_SQ_DRAINED,
+	ROCE_EVENT_PATH_MIG,
+	ROCE_EVENT_PATH_MIG_ERR,
+	ROCE_EVENT_DEVICE_FATAL,
+	ROCE_EVENT_PORT_ACTIVE,
+	ROCE_EVENT_PORT_ERR,
+	ROCE_EVENT_LID_CHANGE,
+	ROCE_EVENT_PKEY_CHANGE,
+	ROCE_EVENT_SM_CHANGE,
+	ROCE_EVENT_SRQ_ERR,
+	ROCE_EVENT_SRQ_LIMIT_REACHED,
+	ROCE_EVENT_QP_LAST_WQE_REACHED,
+	ROCE_EVENT_CLIENT_REREGISTER,
+	ROCE_EVENT_GID_CHANGE,
+};
+
+struct roce_async_event {
+	enum roce_event_type event_type;
+	union {
+		struct roce_qp *qp;
+		struct roce_cq *cq;
+		struct roce_srq *srq;
+		uint32_t port_num;
+	} element;
+	uint32_t qp_num;	/**< for QP events, stable after destroy */
+	uint32_t err;		/**< internal cause (enum roce_err) when known */
+};
+
+/** Take the oldest pending async event: 1 when one was returned, 0 when none. */
+int roce_get_async_event(struct roce_device *dev, struct roce_async_event *ev);
+
+/** Raise a port event (the PMD calls this on link up/down). */
+int roce_device_port_event(struct roce_device *dev, bool up);
+
+/* ------------------------------------------------------------------ */
+/* Counters                                                           */
+/* ------------------------------------------------------------------ */
+
+/** Name and value of a counter, for xstats and telemetry. */
+struct roce_counter {
+	const char *name;
+	uint64_t value;
+};
+
+/**
+ * Copy up to @p n of the worker's counters (every drop reason, packets in/out
+ * by kind, retransmissions, NAKs...). Returns the total number available.
+ */
+int roce_worker_counters(const struct roce_worker *w, struct roce_counter *c,
+			 unsigned int n);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ROCE_VERBS_H */
