@@ -534,6 +534,19 @@ uint32_t roce_qp_num(const struct roce_qp *qp);
  * opcode or flags for the QP type or a bad SGE count, -ENOMEM queue full,
  * -EINVAL state forbids posting, -EINVAL inline too long, -EFAULT unknown
  * lkey for an SGE...). WRs before it were posted.
+ *
+ * Details: sends are refused (-EINVAL) in RESET, INIT and RTR; in SQD they
+ * wait for SQD->RTS; in SQE and ERR they are accepted and complete with
+ * ROCE_WC_WR_FLUSH_ERR. Receives are refused in RESET and on an SRQ user.
+ * -EINVAL also for: an opcode the QP type lacks (UD: SEND(+imm); UC:
+ * SEND(+imm), WRITE(+imm)), inline on other than SEND/WRITE, an atomic
+ * without exactly one 8-byte SGE or with a remote address not 8-byte
+ * aligned, a message above 2^31 bytes (UD: above the path MTU), a UD WR
+ * without an AH whose sgid_index names a valid GID. -EFAULT: an SGE of
+ * non-zero length fails roce_key_check_local() at post time (unknown or
+ * stale lkey, other PD, out of the region, or no local write for READ,
+ * atomic and receive buffers); inline data is copied at post time and its
+ * lkeys are not checked.
  */
 int roce_post_send(struct roce_qp *qp, const struct roce_send_wr *wr,
 		   unsigned int n, unsigned int *posted);

@@ -1,0 +1,277 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Devargs of net_ernic. Every bad or missing value fails the probe with
+ * one log line that names the key, the value and the expected form.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_kvargs.h>
+#include <rte_lcore.h>
+#include <rte_string_fns.h>
+
+#include "ernic_priv.h"
+
+struct ernic_key {
+	const char *key;
+	const char *form;
+	int (*parse)(const char *val, struct ernic_args *a);
+};
+
+/* Decimal or 0x-hex unsigned integer in [lo, hi], nothing after it. */
+static int
+parse_uint(const char *val, unsigned long lo, unsigned long hi,
+	   unsigned long *out)
+{
+	char *end;
+	unsigned long v;
+
+	if (val == NULL || *val == '\0' || *val == '-')
+		return -EINVAL;
+	errno = 0;
+	v = strtoul(val, &end, 0);
+	if (errno != 0 || *end != '\0' || v < lo || v > hi)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+static int
+parse_port(const char *val, struct ernic_args *a)
+{
+	if (val == NULL || *val == '\0' ||
+	    strlen(val) >= sizeof(a->port))
+		return -EINVAL;
+	rte_strlcpy(a->port, val, sizeof(a->port));
+	return 0;
+}
+
+static int
+parse_ip(const char *val, struct ernic_args *a)
+{
+	struct in_addr in;
+	uint32_t h;
+
+	if (val == NULL || inet_pton(AF_INET, val, &in) != 1)
+		return -EINVAL;
+	h = rte_be_to_cpu_32(in.s_addr);
+	/* unicast only: not 0.0.0.0, not 224/4 and above, not 127/8 */
+	if (h == 0 || h >= 0xe0000000u || (h >> 24) == 127)
+		return -EINVAL;
+	a->ip4 = in.s_addr;
+	a->has_ip4 = true;
+	return 0;
+}
+
+static int
+parse_ip6(const char *val, struct ernic_args *a)
+{
+	struct in6_addr in6;
+	static const uint8_t zero[16];
+
+	if (val == NULL || inet_pton(AF_INET6, val, &in6) != 1)
+		return -EINVAL;
+	/* unicast only: not ::, not ff00::/8 */
+	if (memcmp(in6.s6_addr, zero, 16) == 0 || in6.s6_addr[0] == 0xff)
+		return -EINVAL;
+	memcpy(a->ip6, in6.s6_addr, 16);
+	a->has_ip6 = true;
+	return 0;
+}
+
+static int
+parse_mac(const char *val, struct ernic_args *a)
+{
+	if (val == NULL || rte_ether_unformat_addr(val, &a->mac) != 0 ||
+	    !rte_is_valid_assigned_ether_addr(&a->mac))
+		return -EINVAL;
+	a->has_mac = true;
+	return 0;
+}
+
+static int
+parse_workers(const char *val, struct ernic_args *a)
+{
+	unsigned long v;
+
+	if (parse_uint(val, 1, ERNIC_MAX_WORKERS, &v) != 0)
+		return -EINVAL;
+	a->nb_workers = (uint16_t)v;
+	return 0;
+}
+
+static int
+parse_max_qps(const char *val, struct ernic_args *a)
+{
+	unsigned long v;
+
+	/* QPN 0 and 1 are reserved (IBTA 3.5.2): at least 2 usable. */
+	if (parse_uint(val, 4, ROCE_MAX_QP, &v) != 0)
+		return -EINVAL;
+	a->max_qps = (uint32_t)v;
+	return 0;
+}
+
+static int
+parse_pmtu(const char *val, struct ernic_args *a)
+{
+	unsigned long v;
+
+	/* IBTA 9.4 path MTUs: 256 to 4096, powers of two. */
+	if (parse_uint(val, 256, 4096, &v) != 0 || (v & (v - 1)) != 0)
+		return -EINVAL;
+	a->pmtu = (uint16_t)v;
+	return 0;
+}
+
+static int
+parse_vlan(const char *val, struct ernic_args *a)
+{
+	unsigned long v;
+
+	if (parse_uint(val, 1, 4094, &v) != 0)
+		return -EINVAL;
+	a->vlan = (uint16_t)v;
+	a->has_vlan = true;
+	return 0;
+}
+
+static int
+parse_exception(const char *val, struct ernic_args *a)
+{
+	size_t i, n;
+
+	/* a Linux interface name: 1..15 bytes, no '/', ':', ',' or space */
+	if (val == NULL)
+		return -EINVAL;
+	n = strlen(val);
+	if (n == 0 || n > 15)
+		return -EINVAL;
+	for (i = 0; i < n; i++)
+		if (val[i] == '/' || val[i] == ':' || val[i] == ',' ||
+		    val[i] == ' ' || val[i] == '=')
+			return -EINVAL;
+	rte_strlcpy(a->exception, val, sizeof(a->exception));
+	return 0;
+}
+
+static int
+add_lcore(struct ernic_args *a, unsigned long lc)
+{
+	if (lc >= RTE_MAX_LCORE || a->nb_lcores >= ERNIC_MAX_WORKERS)
+		return -EINVAL;
+	a->lcores[a->nb_lcores++] = (uint16_t)lc;
+	return 0;
+}
+
+/* "3", "[1,2]", "[1-3,5]" */
+static int
+parse_lcores(const char *val, struct ernic_args *a)
+{
+	char buf[128], *p, *tok, *save = NULL, *dash;
+	unsigned long lo, hi, i;
+	size_t n;
+
+	if (val == NULL || (n = strlen(val)) == 0 || n >= sizeof(buf))
+		return -EINVAL;
+	rte_strlcpy(buf, val, sizeof(buf));
+	p = buf;
+	if (*p == '[') {
+		if (p[n - 1] != ']')
+			return -EINVAL;
+		p[n - 1] = '\0';
+		p++;
+	}
+	a->nb_lcores = 0;
+	for (tok = strtok_r(p, ",", &save); tok != NULL;
+	     tok = strtok_r(NULL, ",", &save)) {
+		dash = strchr(tok, '-');
+		if (dash != NULL) {
+			*dash = '\0';
+			if (parse_uint(tok, 0, RTE_MAX_LCORE - 1, &lo) != 0 ||
+			    parse_uint(dash + 1, 0, RTE_MAX_LCORE - 1, &hi) != 0 ||
+			    hi < lo)
+				return -EINVAL;
+		} else {
+			if (parse_uint(tok, 0, RTE_MAX_LCORE - 1, &lo) != 0)
+				return -EINVAL;
+			hi = lo;
+		}
+		for (i = lo; i <= hi; i++)
+			if (add_lcore(a, i) != 0)
+				return -EINVAL;
+	}
+	return a->nb_lcores > 0 ? 0 : -EINVAL;
+}
+
+static const struct ernic_key keys[] = {
+	{ "port", "the name of an existing ethdev, e.g. port=net_ring0",
+	  parse_port },
+	{ "ip", "a unicast IPv4 address a.b.c.d", parse_ip },
+	{ "ip6", "a unicast IPv6 address, e.g. 2001:2::1", parse_ip6 },
+	{ "mac", "a unicast MAC address xx:xx:xx:xx:xx:xx", parse_mac },
+	{ "workers", "an integer in 1..16", parse_workers },
+	{ "max_qps", "an integer in 4..65536", parse_max_qps },
+	{ "pmtu", "one of 256, 512, 1024, 2048, 4096", parse_pmtu },
+	{ "vlan", "a VLAN id in 1..4094", parse_vlan },
+	{ "exception", "a tap interface name of 1..15 characters",
+	  parse_exception },
+	{ "lcores", "an lcore id or a list [a,b-c] of at most 16",
+	  parse_lcores },
+};
+
+int
+ernic_args_parse(const char *name, const char *params, struct ernic_args *a)
+{
+	struct rte_kvargs *kv;
+	const struct rte_kvargs_pair *pair;
+	unsigned int i, k;
+	int ret = 0;
+
+	memset(a, 0, sizeof(*a));
+	a->nb_workers = 1;
+	a->max_qps = ERNIC_DEFAULT_MAX_QPS;
+	a->pmtu = ERNIC_DEFAULT_PMTU;
+
+	if (params == NULL || *params == '\0') {
+		ERNIC_LOG(ERR, "%s: missing devarg port=: expected %s",
+			  name, keys[0].form);
+		return -EINVAL;
+	}
+	kv = rte_kvargs_parse(params, NULL);
+	if (kv == NULL) {
+		ERNIC_LOG(ERR, "%s: cannot parse devargs \"%s\": expected key=value[,key=value...]",
+			  name, params);
+		return -EINVAL;
+	}
+	for (i = 0; i < kv->count && ret == 0; i++) {
+		pair = &kv->pairs[i];
+		for (k = 0; k < RTE_DIM(keys); k++)
+			if (strcmp(pair->key, keys[k].key) == 0)
+				break;
+		if (k == RTE_DIM(keys)) {
+			ERNIC_LOG(ERR, "%s: unknown devarg \"%s\": expected one of %s",
+				  name, pair->key, ERNIC_PARAM_STRING);
+			ret = -EINVAL;
+		} else if (rte_kvargs_count(kv, pair->key) > 1) {
+			ERNIC_LOG(ERR, "%s: devarg %s= given more than once",
+				  name, pair->key);
+			ret = -EINVAL;
+		} else if (keys[k].parse(pair->value, a) != 0) {
+			ERNIC_LOG(ERR, "%s: bad devarg %s=%s: expected %s",
+				  name, pair->key,
+				  pair->value != NULL ? pair->value : "",
+				  keys[k].form);
+			ret = -EINVAL;
+		}
+	}
+	rte_kvargs_free(kv);
+	if (ret == 0 && a->port[0] == '\0') {
+		ERNIC_LOG(ERR, "%s: missing devarg port=: expected %s",
+			  name, keys[0].form);
+		ret = -EINVAL;
+	}
+	return ret;
+}

@@ -1,0 +1,1027 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * net_ernic vdev: probe and remove, ownership of the underlying port, the
+ * GID table, the port's dev_ops (configure, start, stop, close, info,
+ * link, stats, xstats, promiscuous/allmulticast, MTU, MAC) and the public
+ * accessors of rte_pmd_ernic.h.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <bus_vdev_driver.h>
+#include <ethdev_driver.h>
+#include <ethdev_vdev.h>
+#include <rte_errno.h>
+#include <rte_malloc.h>
+
+#include "ernic_priv.h"
+#include "rte_pmd_ernic.h"
+
+RTE_LOG_REGISTER(ernic_logtype, pmd.net.ernic, NOTICE);
+RTE_LOG_REGISTER(ernic_logtype_rxtx, pmd.net.ernic.rxtx, NOTICE);
+RTE_LOG_REGISTER(ernic_logtype_neigh, pmd.net.ernic.neigh, NOTICE);
+
+/*
+ * Largest RoCEv2 header stack above the Ethernet header that a packet of
+ * PMTU payload carries: IPv6 (40) + UDP (8) + BTH (12) + AtomicETH-sized
+ * extension headers (28) + ICRC (4). The port's MTU must leave room for it.
+ */
+#define ERNIC_ROCE_L3_OVERHEAD (40 + 8 + 12 + 28 + 4)
+
+static const char *const cnt_names[ERNIC_CNT_MAX] = {
+	[ERNIC_CNT_RX_WIRE] = "rx_wire",
+	[ERNIC_CNT_RX_ROCE] = "rx_roce",
+	[ERNIC_CNT_RX_HANDOFF] = "rx_roce_handoff",
+	[ERNIC_CNT_RX_NON_ROCE] = "rx_non_roce",
+	[ERNIC_CNT_RX_APP] = "rx_app",
+	[ERNIC_CNT_RX_ARP] = "rx_arp",
+	[ERNIC_CNT_RX_ND] = "rx_nd",
+	[ERNIC_CNT_TX_ARP] = "tx_arp",
+	[ERNIC_CNT_TX_ND] = "tx_nd",
+	[ERNIC_CNT_TX_ROCE] = "tx_roce",
+	[ERNIC_CNT_TX_APP] = "tx_app",
+	[ERNIC_CNT_TX_OUT] = "tx_out_ring",
+	[ERNIC_CNT_EXC_TO_HOST] = "exception_to_host",
+	[ERNIC_CNT_EXC_FROM_HOST] = "exception_from_host",
+	[ERNIC_CNT_DROP_APP_RING_FULL] = "rx_drop_app_ring_full",
+	[ERNIC_CNT_DROP_HANDOFF_FULL] = "rx_drop_handoff_full",
+	[ERNIC_CNT_DROP_CTL_RING_FULL] = "rx_drop_ctl_ring_full",
+	[ERNIC_CNT_DROP_OUT_RING_FULL] = "tx_drop_out_ring_full",
+	[ERNIC_CNT_DROP_TX_FULL] = "tx_drop_queue_full",
+	[ERNIC_CNT_DROP_ARP_INVALID] = "rx_drop_arp_invalid",
+	[ERNIC_CNT_DROP_ND_INVALID] = "rx_drop_nd_invalid",
+	[ERNIC_CNT_DROP_NEIGH_FULL] = "drop_neigh_table_full",
+	[ERNIC_CNT_DROP_NOMBUF] = "drop_no_mbuf",
+	[ERNIC_CNT_DROP_EXC] = "drop_exception",
+	[ERNIC_CNT_DROP_STOPPED] = "tx_drop_stopped",
+};
+
+const char *
+ernic_cnt_name(enum ernic_cnt c)
+{
+	return c < ERNIC_CNT_MAX ? cnt_names[c] : "unknown";
+}
+
+static const struct eth_dev_ops ernic_ops;
+
+struct ernic_port *
+ernic_port_get(uint16_t port_id)
+{
+	struct rte_eth_dev *dev;
+
+	if (!rte_eth_dev_is_valid_port(port_id))
+		return NULL;
+	dev = &rte_eth_devices[port_id];
+	if (dev->dev_ops != &ernic_ops)
+		return NULL;
+	return dev->data->dev_private;
+}
+
+uint64_t
+ernic_cnt_sum(const struct ernic_port *p, enum ernic_cnt c)
+{
+	uint64_t v = p->app_rx_cnt[c] + p->app_tx_cnt[c] + p->neigh.cnt[c];
+	uint16_t i;
+
+	if (p->w != NULL)
+		for (i = 0; i < p->nb_workers; i++)
+			v += p->w[i].cnt[c];
+	return v;
+}
+
+/* ------------------------------------------------------------------ */
+/* GID table                                                          */
+/* ------------------------------------------------------------------ */
+
+void
+ernic_gid_table_build(struct ernic_port *p)
+{
+	union roce_gid *g;
+	const uint8_t *mac = p->mac.addr_bytes;
+
+	memset(p->gid, 0, sizeof(p->gid));
+	p->nb_gid = 0;
+
+	/* 0: fe80::/64 + modified EUI-64 of the MAC (RFC 4291 2.5.1, app. A) */
+	g = &p->gid[p->nb_gid++];
+	g->raw[0] = 0xfe;
+	g->raw[1] = 0x80;
+	g->raw[8] = mac[0] ^ 0x02;
+	g->raw[9] = mac[1];
+	g->raw[10] = mac[2];
+	g->raw[11] = 0xff;
+	g->raw[12] = 0xfe;
+	g->raw[13] = mac[3];
+	g->raw[14] = mac[4];
+	g->raw[15] = mac[5];
+
+	/* then ::ffff:a.b.c.d (IBTA annex A17.4.5.1 IPv4-mapped GID) */
+	if (p->args.has_ip4) {
+		g = &p->gid[p->nb_gid++];
+		g->raw[10] = 0xff;
+		g->raw[11] = 0xff;
+		memcpy(&g->raw[12], &p->args.ip4, 4);
+	}
+	/* then the configured IPv6 address */
+	if (p->args.has_ip6) {
+		g = &p->gid[p->nb_gid++];
+		memcpy(g->raw, p->args.ip6, 16);
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* dev_ops                                                            */
+/* ------------------------------------------------------------------ */
+
+static int
+ernic_dev_configure(struct rte_eth_dev *dev)
+{
+	struct rte_eth_dev_data *d = dev->data;
+
+	if (d->nb_rx_queues > 1 || d->nb_tx_queues > 1) {
+		ERNIC_LOG(ERR, "%s: one RX and one TX queue at most (got %u/%u)",
+			  d->name, d->nb_rx_queues, d->nb_tx_queues);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int
+ernic_dev_infos_get(struct rte_eth_dev *dev, struct rte_eth_dev_info *info)
+{
+	struct ernic_port *p = dev->data->dev_private;
+	struct rte_eth_dev_info ui;
+	int ret;
+
+	ret = rte_eth_dev_info_get(p->under, &ui);
+	if (ret != 0)
+		return ret;
+	info->max_mac_addrs = 1;
+	info->max_rx_pktlen = ui.max_rx_pktlen;
+	info->min_mtu = RTE_MAX(ui.min_mtu, (uint16_t)(p->args.pmtu +
+				ERNIC_ROCE_L3_OVERHEAD));
+	info->max_mtu = ui.max_mtu;
+	info->max_rx_queues = 1;
+	info->max_tx_queues = 1;
+	info->min_rx_bufsize = 0;
+	info->speed_capa = ui.speed_capa;
+	info->rx_desc_lim.nb_max = ERNIC_APP_RING;
+	info->rx_desc_lim.nb_min = 1;
+	info->rx_desc_lim.nb_align = 1;
+	info->tx_desc_lim = info->rx_desc_lim;
+	info->default_rxportconf.nb_queues = 1;
+	info->default_txportconf.nb_queues = 1;
+	info->default_rxportconf.ring_size = ERNIC_APP_RING;
+	info->default_txportconf.ring_size = ERNIC_OUT_RING;
+	info->dev_capa = 0;
+	return 0;
+}
+
+static int
+ernic_rx_queue_setup(struct rte_eth_dev *dev, uint16_t qid,
+		     uint16_t nb_desc __rte_unused, unsigned int socket __rte_unused,
+		     const struct rte_eth_rxconf *conf __rte_unused,
+		     struct rte_mempool *mp __rte_unused)
+{
+	/* Frames come from the PMD's own pool through app_ring. */
+	dev->data->rx_queues[qid] = dev->data->dev_private;
+	return 0;
+}
+
+static int
+ernic_tx_queue_setup(struct rte_eth_dev *dev, uint16_t qid,
+		     uint16_t nb_desc __rte_unused, unsigned int socket __rte_unused,
+		     const struct rte_eth_txconf *conf __rte_unused)
+{
+	dev->data->tx_queues[qid] = dev->data->dev_private;
+	return 0;
+}
+
+static void
+ernic_queue_release(struct rte_eth_dev *dev __rte_unused,
+		    uint16_t qid __rte_unused)
+{
+	/* the queues are views of the port, nothing to free */
+}
+
+static int
+ernic_pools_create(struct ernic_port *p)
+{
+	char name[RTE_MEMPOOL_NAMESIZE];
+	unsigned int n;
+	uint16_t room;
+
+	/*
+	 * RX: every underlying descriptor, every ring that may hold received
+	 * frames, and the per-lcore caches. Data room: the largest frame the
+	 * underlying port accepts at the current MTU.
+	 */
+	n = p->nb_workers * (ERNIC_RX_DESC + ERNIC_HANDOFF_RING) +
+	    ERNIC_APP_RING + ERNIC_CTL_RING + ERNIC_EXC_RING + 1024;
+	room = RTE_MBUF_DEFAULT_BUF_SIZE;
+	snprintf(name, sizeof(name), "ernic%u_rx", p->port_id);
+	p->rx_pool = rte_pktmbuf_pool_create(name, n, 256, 0, room, p->socket);
+	if (p->rx_pool == NULL) {
+		ERNIC_LOG(ERR, "port %u: cannot create mbuf pool %s (%u mbufs): %s",
+			  p->port_id, name, n, rte_strerror(rte_errno));
+		return -rte_errno;
+	}
+	/* TX: QP engine frames of up to PMTU payload, ARP/ND, copies. */
+	n = p->nb_workers * (2 * ERNIC_TX_DESC) + ERNIC_OUT_RING + 1024;
+	room = RTE_PKTMBUF_HEADROOM + p->args.pmtu + 128;
+	snprintf(name, sizeof(name), "ernic%u_tx", p->port_id);
+	p->tx_pool = rte_pktmbuf_pool_create(name, n, 256, 0, room, p->socket);
+	if (p->tx_pool == NULL) {
+		ERNIC_LOG(ERR, "port %u: cannot create mbuf pool %s (%u mbufs): %s",
+			  p->port_id, name, n, rte_strerror(rte_errno));
+		rte_mempool_free(p->rx_pool);
+		p->rx_pool = NULL;
+		return -rte_errno;
+	}
+	return 0;
+}
+
+/* Create the RoCE device and its workers on the first start. */
+static int
+ernic_roce_create(struct rte_eth_dev *dev)
+{
+	struct ernic_port *p = dev->data->dev_private;
+	struct roce_device_config cfg;
+	unsigned int i;
+	int ret;
+
+	ret = ernic_pools_create(p);
+	if (ret != 0)
+		return ret;
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.name = dev->data->name;
+	memcpy(cfg.mac, p->mac.addr_bytes, 6);
+	for (i = 0; i < p->nb_gid; i++) {
+		cfg.gid[i] = p->gid[i];
+		cfg.gid_valid[i] = true;
+	}
+	cfg.max_qp = p->args.max_qps;
+	cfg.max_mr = RTE_MIN((uint32_t)ROCE_MAX_MR, 4 * p->args.max_qps);
+	cfg.vlan = p->args.has_vlan;
+	cfg.vlan_tci = p->args.vlan;
+	cfg.hdr_pool = p->tx_pool;
+	cfg.socket_id = p->socket;
+	p->rdev = roce_device_create(&cfg);
+	if (p->rdev == NULL) {
+		ret = -rte_errno;
+		ERNIC_LOG(ERR, "%s: roce_device_create failed: %s",
+			  dev->data->name, rte_strerror(rte_errno));
+		goto fail;
+	}
+	ret = ernic_workers_create(p);
+	if (ret != 0)
+		goto fail;
+	return 0;
+fail:
+	if (p->rdev != NULL)
+		roce_device_destroy(p->rdev);
+	p->rdev = NULL;
+	rte_mempool_free(p->tx_pool);
+	rte_mempool_free(p->rx_pool);
+	p->tx_pool = NULL;
+	p->rx_pool = NULL;
+	return ret;
+}
+
+/* Multicast MACs of our IPv6 solicited-node groups (RFC 4291 2.7.1). */
+static void
+ernic_mc_filter(struct ernic_port *p)
+{
+	struct rte_ether_addr mc[ERNIC_GID_MAX + 1];
+	uint32_t n = 0, i;
+
+	memset(mc, 0, sizeof(mc));
+	/* all-nodes 33:33:00:00:00:01 */
+	mc[n].addr_bytes[0] = 0x33;
+	mc[n].addr_bytes[1] = 0x33;
+	mc[n].addr_bytes[5] = 0x01;
+	n++;
+	for (i = 0; i < p->nb_gid; i++) {
+		const uint8_t *g = p->gid[i].raw;
+
+		if (g[10] == 0xff && g[11] == 0xff && g[0] == 0 && g[1] == 0)
+			continue;	/* IPv4-mapped */
+		mc[n].addr_bytes[0] = 0x33;
+		mc[n].addr_bytes[1] = 0x33;
+		mc[n].addr_bytes[2] = 0xff;
+		mc[n].addr_bytes[3] = g[13];
+		mc[n].addr_bytes[4] = g[14];
+		mc[n].addr_bytes[5] = g[15];
+		n++;
+	}
+	if (rte_eth_dev_set_mc_addr_list(p->under, mc, n) != 0 &&
+	    rte_eth_allmulticast_enable(p->under) != 0)
+		ERNIC_LOG(WARNING, "port %u: underlying port %u accepts neither a multicast list nor allmulticast: IPv6 neighbour solicitations may be lost",
+			  p->port_id, p->under);
+}
+
+static int
+ernic_under_setup(struct rte_eth_dev *dev)
+{
+	struct ernic_port *p = dev->data->dev_private;
+	struct rte_eth_conf conf;
+	struct rte_eth_dev_info ui;
+	struct rte_ether_addr umac;
+	uint16_t nb_rxd = ERNIC_RX_DESC, nb_txd = ERNIC_TX_DESC, q;
+	int ret;
+
+	ret = rte_eth_dev_info_get(p->under, &ui);
+	if (ret != 0)
+		return ret;
+	p->nb_rxq = RTE_MIN(p->nb_workers, ui.max_rx_queues);
+	p->nb_txq = RTE_MIN(p->nb_workers + 1, ui.max_tx_queues);
+	if (p->nb_rxq == 0 || p->nb_txq == 0) {
+		ERNIC_LOG(ERR, "port %u: underlying port %u has no queues",
+			  p->port_id, p->under);
+		return -ENOTSUP;
+	}
+	memset(&conf, 0, sizeof(conf));
+	conf.rxmode.mtu = dev->data->mtu;
+	if (p->nb_rxq > 1) {
+		conf.rxmode.mq_mode = RTE_ETH_MQ_RX_RSS;
+		conf.rx_adv_conf.rss_conf.rss_hf = RTE_ETH_RSS_IP |
+			RTE_ETH_RSS_UDP;
+		conf.rx_adv_conf.rss_conf.rss_hf &= ui.flow_type_rss_offloads;
+		if (conf.rx_adv_conf.rss_conf.rss_hf == 0)
+			conf.rxmode.mq_mode = RTE_ETH_MQ_RX_NONE;
+	}
+	if (rte_eth_devices[p->under].data->dev_started)
+		rte_eth_dev_stop(p->under);
+	ret = rte_eth_dev_configure(p->under, p->nb_rxq, p->nb_txq, &conf);
+	if (ret != 0) {
+		ERNIC_LOG(ERR, "port %u: configuring underlying port %u (%u rxq, %u txq, mtu %u) failed: %s",
+			  p->port_id, p->under, p->nb_rxq, p->nb_txq,
+			  dev->data->mtu, rte_strerror(-ret));
+		return ret;
+	}
+	rte_eth_dev_adjust_nb_rx_tx_desc(p->under, &nb_rxd, &nb_txd);
+	for (q = 0; q < p->nb_rxq; q++) {
+		ret = rte_eth_rx_queue_setup(p->under, q, nb_rxd, p->socket,
+					     NULL, p->rx_pool);
+		if (ret != 0) {
+			ERNIC_LOG(ERR, "port %u: underlying RX queue %u: %s",
+				  p->port_id, q, rte_strerror(-ret));
+			return ret;
+		}
+	}
+	for (q = 0; q < p->nb_txq; q++) {
+		ret = rte_eth_tx_queue_setup(p->under, q, nb_txd, p->socket,
+					     NULL);
+		if (ret != 0) {
+			ERNIC_LOG(ERR, "port %u: underlying TX queue %u: %s",
+				  p->port_id, q, rte_strerror(-ret));
+			return ret;
+		}
+		p->txq[q].qid = q;
+		p->txq[q].users = 0;
+		rte_spinlock_init(&p->txq[q].lock);
+	}
+	/* Receive our MAC if it is not the underlying port's own. */
+	if (rte_eth_macaddr_get(p->under, &umac) == 0 &&
+	    !rte_is_same_ether_addr(&umac, &p->mac) &&
+	    rte_eth_dev_mac_addr_add(p->under, &p->mac, 0) != 0 &&
+	    rte_eth_promiscuous_enable(p->under) != 0)
+		ERNIC_LOG(WARNING, "port %u: underlying port %u cannot receive MAC " RTE_ETHER_ADDR_PRT_FMT,
+			  p->port_id, p->under,
+			  RTE_ETHER_ADDR_BYTES(&p->mac));
+	ernic_mc_filter(p);
+	p->under_configured = true;
+	return 0;
+}
+
+static int
+ernic_dev_link_update(struct rte_eth_dev *dev, int wait __rte_unused)
+{
+	struct ernic_port *p = dev->data->dev_private;
+	struct rte_eth_link link;
+	bool up;
+
+	memset(&link, 0, sizeof(link));
+	if (p->started && rte_eth_link_get_nowait(p->under, &link) != 0)
+		memset(&link, 0, sizeof(link));
+	if (!p->started) {
+		link.link_status = RTE_ETH_LINK_DOWN;
+		link.link_autoneg = RTE_ETH_LINK_AUTONEG;
+	}
+	up = link.link_status == RTE_ETH_LINK_UP;
+	if (p->rdev != NULL && up != p->link_up)
+		roce_device_port_event(p->rdev, up);
+	p->link_up = up;
+	return rte_eth_linkstatus_set(dev, &link);
+}
+
+static int
+ernic_dev_start(struct rte_eth_dev *dev)
+{
+	struct ernic_port *p = dev->data->dev_private;
+	int ret;
+
+	if (dev->data->mtu < p->args.pmtu + ERNIC_ROCE_L3_OVERHEAD) {
+		ERNIC_LOG(ERR, "%s: pmtu=%u needs an MTU of at least %u, the port has %u: raise it with rte_eth_dev_set_mtu()",
+			  dev->data->name, p->args.pmtu,
+			  p->args.pmtu + ERNIC_ROCE_L3_OVERHEAD,
+			  dev->data->mtu);
+		return -EINVAL;
+	}
+	if (p->rdev == NULL) {
+		ret = ernic_roce_create(dev);
+		if (ret != 0)
+			return ret;
+	}
+	ret = ernic_under_setup(dev);
+	if (ret != 0)
+		return ret;
+	ret = rte_eth_dev_start(p->under);
+	if (ret != 0) {
+		ERNIC_LOG(ERR, "%s: starting underlying port %u failed: %s",
+			  dev->data->name, p->under, rte_strerror(-ret));
+		return ret;
+	}
+	ret = ernic_exc_start(p);
+	if (ret != 0)
+		goto stop_under;
+	ret = ernic_workers_start(p);
+	if (ret != 0)
+		goto stop_exc;
+	p->started = true;
+	dev->data->rx_queue_state[0] = RTE_ETH_QUEUE_STATE_STARTED;
+	dev->data->tx_queue_state[0] = RTE_ETH_QUEUE_STATE_STARTED;
+	ernic_dev_link_update(dev, 0);
+	ERNIC_LOG(INFO, "%s: started on port %u with %u worker(s), %u/%u underlying queues",
+		  dev->data->name, p->under, p->nb_workers, p->nb_rxq,
+		  p->nb_txq);
+	return 0;
+stop_exc:
+	ernic_exc_stop(p);
+stop_under:
+	rte_eth_dev_stop(p->under);
+	return ret;
+}
+
+static int
+ernic_dev_stop(struct rte_eth_dev *dev)
+{
+	struct ernic_port *p = dev->data->dev_private;
+
+	if (!p->started)
+		return 0;
+	ernic_workers_stop(p);
+	ernic_exc_stop(p);
+	rte_eth_dev_stop(p->under);
+	p->started = false;
+	if (dev->data->nb_rx_queues > 0)
+		dev->data->rx_queue_state[0] = RTE_ETH_QUEUE_STATE_STOPPED;
+	if (dev->data->nb_tx_queues > 0)
+		dev->data->tx_queue_state[0] = RTE_ETH_QUEUE_STATE_STOPPED;
+	ernic_dev_link_update(dev, 0);
+	return 0;
+}
+
+static void
+ernic_ring_drain_free(struct rte_ring **r)
+{
+	void *m;
+
+	if (*r == NULL)
+		return;
+	while (rte_ring_dequeue(*r, &m) == 0)
+		rte_pktmbuf_free(m);
+	rte_ring_free(*r);
+	*r = NULL;
+}
+
+/* Release everything of the port except the ethdev itself. */
+static void
+ernic_port_release(struct ernic_port *p)
+{
+	/* the underlying port may be gone already (EAL cleanup order) */
+	bool under_ok = rte_eth_dev_is_valid_port(p->under);
+
+	if (p->started) {
+		ernic_workers_stop(p);
+		ernic_exc_stop(p);
+		if (under_ok)
+			rte_eth_dev_stop(p->under);
+		p->started = false;
+	}
+	ernic_workers_destroy(p);
+	if (p->rdev != NULL) {
+		int ret = roce_device_destroy(p->rdev);
+
+		if (ret != 0)
+			ERNIC_LOG(ERR, "port %u: roce_device_destroy: %s (objects still exist: destroy QPs, CQs, MRs and PDs before closing)",
+				  p->port_id, rte_strerror(-ret));
+		p->rdev = NULL;
+	}
+	ernic_exc_destroy(p);
+	ernic_ring_drain_free(&p->app_ring);
+	ernic_ring_drain_free(&p->out_ring);
+	ernic_ring_drain_free(&p->ctl_ring);
+	ernic_neigh_fini(p);
+	if (p->owned && under_ok)
+		rte_eth_dev_owner_unset(p->under, p->owner.id);
+	p->owned = false;
+	/* mbufs still held by the stopped underlying queues go back first */
+	rte_mempool_free(p->tx_pool);
+	rte_mempool_free(p->rx_pool);
+	p->tx_pool = NULL;
+	p->rx_pool = NULL;
+	rte_free(p->xs_base);
+	p->xs_base = NULL;
+}
+
+static int
+ernic_dev_close(struct rte_eth_dev *dev)
+{
+	struct ernic_port *p = dev->data->dev_private;
+
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
+		return 0;
+	ernic_port_release(p);
+	ERNIC_LOG(INFO, "%s: closed, port %u given back", dev->data->name,
+		  p->under);
+	/* mac_addrs is part of dev_private: not to be freed by ethdev */
+	dev->data->mac_addrs = NULL;
+	return 0;
+}
+
+static int
+ernic_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *st)
+{
+	struct ernic_port *p = dev->data->dev_private;
+	struct rte_eth_stats us;
+
+	memset(&us, 0, sizeof(us));
+	if (rte_eth_stats_get(p->under, &us) != 0)
+		memset(&us, 0, sizeof(us));
+	st->ipackets = us.ipackets;
+	st->ibytes = us.ibytes;
+	st->opackets = us.opackets;
+	st->obytes = us.obytes;
+	st->ierrors = us.ierrors;
+	st->oerrors = us.oerrors + ernic_cnt_sum(p, ERNIC_CNT_DROP_TX_FULL) -
+		p->st_base.oerrors;
+	st->imissed = us.imissed +
+		ernic_cnt_sum(p, ERNIC_CNT_DROP_APP_RING_FULL) +
+		ernic_cnt_sum(p, ERNIC_CNT_DROP_HANDOFF_FULL) +
+		ernic_cnt_sum(p, ERNIC_CNT_DROP_CTL_RING_FULL) -
+		p->st_base.imissed;
+	st->rx_nombuf = us.rx_nombuf;
+	st->q_ipackets[0] = p->app_rx_cnt[ERNIC_CNT_RX_APP] -
+		p->st_base.q_ipackets[0];
+	st->q_opackets[0] = ernic_cnt_sum(p, ERNIC_CNT_TX_APP) -
+		p->st_base.q_opackets[0];
+	return 0;
+}
+
+static int
+ernic_stats_reset(struct rte_eth_dev *dev)
+{
+	struct ernic_port *p = dev->data->dev_private;
+
+	rte_eth_stats_reset(p->under);
+	p->st_base.oerrors = ernic_cnt_sum(p, ERNIC_CNT_DROP_TX_FULL);
+	p->st_base.imissed = ernic_cnt_sum(p, ERNIC_CNT_DROP_APP_RING_FULL) +
+		ernic_cnt_sum(p, ERNIC_CNT_DROP_HANDOFF_FULL) +
+		ernic_cnt_sum(p, ERNIC_CNT_DROP_CTL_RING_FULL);
+	p->st_base.q_ipackets[0] = p->app_rx_cnt[ERNIC_CNT_RX_APP];
+	p->st_base.q_opackets[0] = ernic_cnt_sum(p, ERNIC_CNT_TX_APP);
+	return 0;
+}
+
+/*
+ * xstats: the PMD counters, then the transport counters of every worker
+ * (summed, names prefixed with "roce_"): IBTA packets in/out by kind,
+ * ACK/NAK, retransmissions, drop reasons (lib/roce roce_worker_counters()).
+ */
+static unsigned int
+ernic_xstats_count(const struct ernic_port *p)
+{
+	return ERNIC_CNT_MAX + p->nb_roce_cnt;
+}
+
+static void
+ernic_xstats_values(const struct ernic_port *p, uint64_t *v)
+{
+	struct roce_counter c[256];
+	unsigned int i, n;
+	uint16_t k;
+
+	for (i = 0; i < ERNIC_CNT_MAX; i++)
+		v[i] = ernic_cnt_sum(p, i);
+	for (i = 0; i < p->nb_roce_cnt; i++)
+		v[ERNIC_CNT_MAX + i] = 0;
+	for (k = 0; k < p->nb_workers && p->w != NULL; k++) {
+		if (p->w[k].rw == NULL)
+			continue;
+		n = RTE_MIN((unsigned int)roce_worker_counters(p->w[k].rw, c,
+					RTE_DIM(c)), RTE_DIM(c));
+		n = RTE_MIN(n, p->nb_roce_cnt);
+		for (i = 0; i < n; i++)
+			v[ERNIC_CNT_MAX + i] += c[i].value;
+	}
+}
+
+static int
+ernic_xstats_get_names(struct rte_eth_dev *dev,
+		       struct rte_eth_xstat_name *names, unsigned int size)
+{
+	struct ernic_port *p = dev->data->dev_private;
+	struct roce_counter c[256];
+	unsigned int i, n = ernic_xstats_count(p);
+
+	if (names == NULL || size < n)
+		return n;
+	for (i = 0; i < ERNIC_CNT_MAX; i++)
+		snprintf(names[i].name, sizeof(names[i].name), "%s",
+			 cnt_names[i]);
+	if (p->nb_roce_cnt > 0) {
+		roce_worker_counters(p->w[0].rw, c, RTE_DIM(c));
+		for (i = 0; i < p->nb_roce_cnt; i++)
+			snprintf(names[ERNIC_CNT_MAX + i].name,
+				 sizeof(names[0].name), "roce_%s", c[i].name);
+	}
+	return n;
+}
+
+static int
+ernic_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xs,
+		 unsigned int size)
+{
+	struct ernic_port *p = dev->data->dev_private;
+	unsigned int i, n = ernic_xstats_count(p);
+	uint64_t v[ERNIC_CNT_MAX + 256];
+
+	if (xs == NULL || size < n)
+		return n;
+	ernic_xstats_values(p, v);
+	for (i = 0; i < n; i++) {
+		xs[i].id = i;
+		xs[i].value = v[i];
+		if (p->xs_base != NULL && i < p->nb_xs_base)
+			xs[i].value -= p->xs_base[i];
+	}
+	return n;
+}
+
+static int
+ernic_xstats_reset(struct rte_eth_dev *dev)
+{
+	struct ernic_port *p = dev->data->dev_private;
+	unsigned int n = ernic_xstats_count(p);
+	uint64_t v[ERNIC_CNT_MAX + 256];
+
+	if (p->nb_xs_base < n) {
+		rte_free(p->xs_base);
+		p->xs_base = rte_zmalloc_socket("ernic_xs", n * sizeof(uint64_t),
+						0, p->socket);
+		p->nb_xs_base = p->xs_base != NULL ? n : 0;
+		if (p->xs_base == NULL)
+			return -ENOMEM;
+	}
+	ernic_xstats_values(p, v);
+	memcpy(p->xs_base, v, n * sizeof(uint64_t));
+	return 0;
+}
+
+static int
+ernic_promiscuous_enable(struct rte_eth_dev *dev)
+{
+	struct ernic_port *p = dev->data->dev_private;
+
+	return rte_eth_promiscuous_enable(p->under);
+}
+
+static int
+ernic_promiscuous_disable(struct rte_eth_dev *dev)
+{
+	struct ernic_port *p = dev->data->dev_private;
+
+	return rte_eth_promiscuous_disable(p->under);
+}
+
+static int
+ernic_allmulticast_enable(struct rte_eth_dev *dev)
+{
+	struct ernic_port *p = dev->data->dev_private;
+
+	return rte_eth_allmulticast_enable(p->under);
+}
+
+static int
+ernic_allmulticast_disable(struct rte_eth_dev *dev)
+{
+	struct ernic_port *p = dev->data->dev_private;
+	int ret = rte_eth_allmulticast_disable(p->under);
+
+	/* keep receiving our solicited-node groups */
+	if (ret == 0 && p->started)
+		ernic_mc_filter(p);
+	return ret;
+}
+
+static int
+ernic_mtu_set(struct rte_eth_dev *dev, uint16_t mtu)
+{
+	struct ernic_port *p = dev->data->dev_private;
+
+	if (mtu < p->args.pmtu + ERNIC_ROCE_L3_OVERHEAD) {
+		ERNIC_LOG(ERR, "%s: MTU %u too small for pmtu=%u (needs %u)",
+			  dev->data->name, mtu, p->args.pmtu,
+			  p->args.pmtu + ERNIC_ROCE_L3_OVERHEAD);
+		return -EINVAL;
+	}
+	if (p->under_configured)
+		return rte_eth_dev_set_mtu(p->under, mtu);
+	return 0;
+}
+
+static int
+ernic_mac_addr_set(struct rte_eth_dev *dev, struct rte_ether_addr *addr)
+{
+	struct ernic_port *p = dev->data->dev_private;
+
+	/* ethdev replays the current MAC on every start */
+	if (rte_is_same_ether_addr(addr, &p->mac))
+		return 0;
+	/* The MAC is in the RoCE device and GID 0: change it only when stopped. */
+	if (p->started || p->rdev != NULL) {
+		ERNIC_LOG(ERR, "%s: the MAC can change only before the first start",
+			  dev->data->name);
+		return -EBUSY;
+	}
+	p->mac = *addr;
+	ernic_gid_table_build(p);
+	return 0;
+}
+
+static const struct eth_dev_ops ernic_ops = {
+	.dev_configure = ernic_dev_configure,
+	.dev_start = ernic_dev_start,
+	.dev_stop = ernic_dev_stop,
+	.dev_close = ernic_dev_close,
+	.dev_infos_get = ernic_dev_infos_get,
+	.link_update = ernic_dev_link_update,
+	.rx_queue_setup = ernic_rx_queue_setup,
+	.tx_queue_setup = ernic_tx_queue_setup,
+	.rx_queue_release = ernic_queue_release,
+	.tx_queue_release = ernic_queue_release,
+	.stats_get = ernic_stats_get,
+	.stats_reset = ernic_stats_reset,
+	.xstats_get = ernic_xstats_get,
+	.xstats_get_names = ernic_xstats_get_names,
+	.xstats_reset = ernic_xstats_reset,
+	.promiscuous_enable = ernic_promiscuous_enable,
+	.promiscuous_disable = ernic_promiscuous_disable,
+	.allmulticast_enable = ernic_allmulticast_enable,
+	.allmulticast_disable = ernic_allmulticast_disable,
+	.mtu_set = ernic_mtu_set,
+	.mac_addr_set = ernic_mac_addr_set,
+};
+
+/* ------------------------------------------------------------------ */
+/* probe / remove                                                     */
+/* ------------------------------------------------------------------ */
+
+static int
+ernic_rings_create(struct ernic_port *p)
+{
+	char name[RTE_RING_NAMESIZE];
+
+	snprintf(name, sizeof(name), "ernic%u_app", p->port_id);
+	p->app_ring = rte_ring_create(name, ERNIC_APP_RING, p->socket,
+				      RING_F_SC_DEQ);
+	snprintf(name, sizeof(name), "ernic%u_out", p->port_id);
+	p->out_ring = rte_ring_create(name, ERNIC_OUT_RING, p->socket,
+				      RING_F_SC_DEQ);
+	snprintf(name, sizeof(name), "ernic%u_ctl", p->port_id);
+	p->ctl_ring = rte_ring_create(name, ERNIC_CTL_RING, p->socket,
+				      RING_F_SC_DEQ);
+	if (p->app_ring == NULL || p->out_ring == NULL || p->ctl_ring == NULL) {
+		ERNIC_LOG(ERR, "port %u: cannot create rings: %s", p->port_id,
+			  rte_strerror(rte_errno));
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+static int
+ernic_find_under(const char *name, const struct ernic_args *a,
+		 uint16_t *under)
+{
+	struct rte_eth_dev_owner o;
+
+	if (rte_eth_dev_get_port_by_name(a->port, under) != 0) {
+		ERNIC_LOG(ERR, "%s: bad devarg port=%s: no such ethdev (expected the name of an existing port, e.g. net_ring0)",
+			  name, a->port);
+		return -ENODEV;
+	}
+	if (ernic_port_get(*under) != NULL) {
+		ERNIC_LOG(ERR, "%s: bad devarg port=%s: a net_ernic port cannot carry another",
+			  name, a->port);
+		return -EINVAL;
+	}
+	if (rte_eth_dev_owner_get(*under, &o) == 0 &&
+	    o.id != RTE_ETH_DEV_NO_OWNER) {
+		ERNIC_LOG(ERR, "%s: bad devarg port=%s: the port is owned by \"%s\"",
+			  name, a->port, o.name);
+		return -EBUSY;
+	}
+	return 0;
+}
+
+static int
+ernic_probe(struct rte_vdev_device *vdev)
+{
+	const char *name = rte_vdev_device_name(vdev);
+	struct rte_eth_dev *dev;
+	struct ernic_port *p;
+	struct ernic_args a;
+	uint16_t under;
+	int socket, ret;
+
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY) {
+		ERNIC_LOG(ERR, "%s: secondary processes are not supported", name);
+		return -ENOTSUP;
+	}
+	ret = ernic_args_parse(name, rte_vdev_device_args(vdev), &a);
+	if (ret != 0)
+		return ret;
+	ret = ernic_find_under(name, &a, &under);
+	if (ret != 0)
+		return ret;
+	socket = rte_eth_dev_socket_id(under);
+	if (socket < 0)
+		socket = (int)rte_socket_id();
+	vdev->device.numa_node = socket;
+
+	dev = rte_eth_vdev_allocate(vdev, sizeof(*p));
+	if (dev == NULL) {
+		ERNIC_LOG(ERR, "%s: cannot allocate the ethdev", name);
+		return -ENOMEM;
+	}
+	p = dev->data->dev_private;
+	p->port_id = dev->data->port_id;
+	p->under = under;
+	p->args = a;
+	p->socket = socket;
+	p->nb_workers = a.nb_workers;
+	if (a.has_mac)
+		p->mac = a.mac;
+	else if (rte_eth_macaddr_get(under, &p->mac) != 0 ||
+		 !rte_is_valid_assigned_ether_addr(&p->mac)) {
+		rte_eth_random_addr(p->mac.addr_bytes);
+		ERNIC_LOG(NOTICE, "%s: port %s has no unicast MAC, using random " RTE_ETHER_ADDR_PRT_FMT " (set one with mac=)",
+			  name, a.port, RTE_ETHER_ADDR_BYTES(&p->mac));
+	}
+	ernic_gid_table_build(p);
+
+	ret = rte_eth_dev_owner_new(&p->owner.id);
+	if (ret == 0) {
+		snprintf(p->owner.name, sizeof(p->owner.name), "%s", name);
+		ret = rte_eth_dev_owner_set(under, &p->owner);
+	}
+	if (ret != 0) {
+		ERNIC_LOG(ERR, "%s: cannot take ownership of port %s: %s",
+			  name, a.port, rte_strerror(-ret));
+		goto fail;
+	}
+	p->owned = true;
+	ret = ernic_rings_create(p);
+	if (ret == 0)
+		ret = ernic_neigh_init(p);
+	if (ret == 0)
+		ret = ernic_exc_create(p);
+	if (ret != 0)
+		goto fail;
+
+	dev->data->mac_addrs = &p->mac;
+	dev->data->dev_link.link_status = RTE_ETH_LINK_DOWN;
+	dev->data->dev_link.link_autoneg = RTE_ETH_LINK_AUTONEG;
+	dev->data->promiscuous = 0;
+	dev->data->all_multicast = 0;
+	dev->dev_ops = &ernic_ops;
+	dev->rx_pkt_burst = ernic_rx_burst;
+	dev->tx_pkt_burst = ernic_tx_burst;
+	rte_eth_dev_probing_finish(dev);
+	ERNIC_LOG(INFO, "%s: port %u on %s (port %u), MAC " RTE_ETHER_ADDR_PRT_FMT ", %u GID(s), %u worker(s), pmtu %u",
+		  name, p->port_id, a.port, under,
+		  RTE_ETHER_ADDR_BYTES(&p->mac), p->nb_gid, a.nb_workers,
+		  a.pmtu);
+	return 0;
+fail:
+	ernic_port_release(p);
+	dev->data->mac_addrs = NULL;
+	rte_eth_dev_release_port(dev);
+	return ret;
+}
+
+static int
+ernic_remove(struct rte_vdev_device *vdev)
+{
+	struct rte_eth_dev *dev;
+
+	dev = rte_eth_dev_allocated(rte_vdev_device_name(vdev));
+	if (dev == NULL)
+		return 0;	/* already closed by rte_eth_dev_close() */
+	ernic_dev_close(dev);
+	rte_eth_dev_release_port(dev);
+	return 0;
+}
+
+static struct rte_vdev_driver ernic_vdev_drv = {
+	.probe = ernic_probe,
+	.remove = ernic_remove,
+};
+
+RTE_PMD_REGISTER_VDEV(net_ernic, ernic_vdev_drv);
+RTE_PMD_REGISTER_PARAM_STRING(net_ernic, ERNIC_PARAM_STRING);
+
+/* ------------------------------------------------------------------ */
+/* rte_pmd_ernic.h accessors                                          */
+/* ------------------------------------------------------------------ */
+
+struct roce_device *
+rte_pmd_ernic_get_device(uint16_t port_id)
+{
+	struct ernic_port *p = ernic_port_get(port_id);
+
+	if (p == NULL) {
+		rte_errno = ENODEV;
+		return NULL;
+	}
+	if (p->rdev == NULL)
+		rte_errno = EAGAIN;
+	return p->rdev;
+}
+
+int
+rte_pmd_ernic_nb_workers(uint16_t port_id)
+{
+	struct ernic_port *p = ernic_port_get(port_id);
+
+	return p != NULL ? p->nb_workers : -ENODEV;
+}
+
+struct roce_worker *
+rte_pmd_ernic_get_worker(uint16_t port_id, uint16_t idx)
+{
+	struct ernic_port *p = ernic_port_get(port_id);
+
+	if (p == NULL) {
+		rte_errno = ENODEV;
+		return NULL;
+	}
+	if (idx >= p->nb_workers) {
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	if (p->w == NULL || p->w[idx].rw == NULL) {
+		rte_errno = EAGAIN;
+		return NULL;
+	}
+	return p->w[idx].rw;
+}
+
+struct roce_worker *
+rte_pmd_ernic_pick_worker(uint16_t port_id)
+{
+	struct ernic_port *p = ernic_port_get(port_id);
+	uint32_t i;
+
+	if (p == NULL) {
+		rte_errno = ENODEV;
+		return NULL;
+	}
+	i = __atomic_fetch_add(&p->rr_next, 1, __ATOMIC_RELAXED);
+	return rte_pmd_ernic_get_worker(port_id, i % p->nb_workers);
+}
+
+int
+rte_pmd_ernic_gid(uint16_t port_id, unsigned int index, union roce_gid *gid)
+{
+	struct ernic_port *p = ernic_port_get(port_id);
+
+	if (p == NULL)
+		return -ENODEV;
+	if (gid == NULL)
+		return -EINVAL;
+	if (index >= p->nb_gid)
+		return -ENOENT;
+	*gid = p->gid[index];
+	return 0;
+}
+
+int
+rte_pmd_ernic_underlying_port(uint16_t port_id)
+{
+	struct ernic_port *p = ernic_port_get(port_id);
+
+	return p != NULL ? p->under : -ENODEV;
+}

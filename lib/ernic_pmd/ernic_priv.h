@@ -1,0 +1,315 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#ifndef ERNIC_PRIV_H
+#define ERNIC_PRIV_H
+
+/*
+ * Internal state of the net_ernic PMD, shared by its files:
+ *   ernic_devargs.c   devargs (kvargs) parsing and validation
+ *   ernic_ethdev.c    vdev probe/remove, ownership, GID table, dev_ops, xstats
+ *   ernic_rxtx.c      RoCE/non-RoCE split, the port's rx_burst and tx_burst
+ *   ernic_worker.c    workers as DPDK services, the poll loop, handoff
+ *   ernic_neigh.c     ARP / IPv6 ND, neighbour table, resolution
+ *   ernic_exception.c exception path to a kernel tap (net_tap)
+ *   ernic_telemetry.c /ernic/... telemetry commands
+ *
+ * Threads and ownership:
+ * - worker i is run by one thread at a time (its DPDK service, or
+ *   rte_pmd_ernic_poll() which runs the same service function serialised
+ *   with rte_service_run_iter_on_app_lcore()). It owns its RX queue of the
+ *   underlying port, its counter block and the consumer end of its handoff
+ *   ring. Worker 0 is also the control worker: it answers ARP/ND, drains
+ *   the out ring (application and control frames) and runs the exception
+ *   path.
+ * - the application thread that calls the ernic port's rx_burst owns the
+ *   consumer end of rx_ring and the app_rx counters; the one that calls
+ *   tx_burst owns the app_tx counters.
+ * - the neighbour table is written under its spinlock by the control path
+ *   (worker 0, rte_pmd_ernic_resolve() callers) and read without locks.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rte_common.h>
+#include <rte_ether.h>
+#include <rte_ethdev.h>
+#include <rte_log.h>
+#include <rte_mbuf.h>
+#include <rte_ring.h>
+#include <rte_spinlock.h>
+
+#include "roce_verbs.h"
+
+extern int ernic_logtype;
+extern int ernic_logtype_rxtx;
+extern int ernic_logtype_neigh;
+
+#define ERNIC_LOG(level, fmt, ...) \
+	rte_log(RTE_LOG_ ## level, ernic_logtype, "net_ernic: " fmt "\n", \
+		##__VA_ARGS__)
+#define ERNIC_RXTX_LOG(level, fmt, ...) \
+	rte_log(RTE_LOG_ ## level, ernic_logtype_rxtx, \
+		"net_ernic.rxtx: " fmt "\n", ##__VA_ARGS__)
+#define ERNIC_NEIGH_LOG(level, fmt, ...) \
+	rte_log(RTE_LOG_ ## level, ernic_logtype_neigh, \
+		"net_ernic.neigh: " fmt "\n", ##__VA_ARGS__)
+
+/** Sizes and limits. */
+enum {
+	ERNIC_MAX_WORKERS = 16,
+	ERNIC_BURST = 32,
+	ERNIC_GID_MAX = 8,		/**< as roce_device_config::gid */
+	ERNIC_RX_DESC = 1024,		/**< underlying RX descriptors per queue */
+	ERNIC_TX_DESC = 1024,
+	ERNIC_APP_RING = 4096,		/**< non-RoCE frames for the application */
+	ERNIC_OUT_RING = 4096,		/**< frames worker 0 sends for others */
+	ERNIC_CTL_RING = 1024,		/**< ARP/ND frames for worker 0 */
+	ERNIC_HANDOFF_RING = 4096,	/**< RoCE frames for another worker */
+	ERNIC_EXC_RING = 1024,		/**< copies for the exception tap */
+	ERNIC_TX_RETRIES = 8,		/**< underlying TX: tries before dropping */
+	ERNIC_NEIGH_MAX = 4096,		/**< neighbour table entries */
+	ERNIC_DEFAULT_MAX_QPS = 1024,
+	ERNIC_DEFAULT_PMTU = 1024,
+};
+
+/**
+ * Per-port PMD counters, exported as xstats. Each thread that counts has
+ * its own block (a worker, the application's rx and tx, the resolver);
+ * readers add the blocks up.
+ */
+enum ernic_cnt {
+	ERNIC_CNT_RX_WIRE,		/**< frames read from the underlying port */
+	ERNIC_CNT_RX_ROCE,		/**< RoCEv2 to a local address, to a worker */
+	ERNIC_CNT_RX_HANDOFF,		/**< RoCE frames passed to the QP's owner */
+	ERNIC_CNT_RX_NON_ROCE,		/**< frames queued for the application */
+	ERNIC_CNT_RX_APP,		/**< frames the application received */
+	ERNIC_CNT_RX_ARP,		/**< ARP for a local address */
+	ERNIC_CNT_RX_ND,		/**< NS/NA for a local address */
+	ERNIC_CNT_TX_ARP,		/**< ARP requests and replies sent */
+	ERNIC_CNT_TX_ND,		/**< NS and NA sent */
+	ERNIC_CNT_TX_ROCE,		/**< frames the QP engines sent */
+	ERNIC_CNT_TX_APP,		/**< application frames accepted by tx_burst */
+	ERNIC_CNT_TX_OUT,		/**< frames worker 0 sent from out_ring */
+	ERNIC_CNT_EXC_TO_HOST,		/**< frames copied to the exception tap */
+	ERNIC_CNT_EXC_FROM_HOST,	/**< frames from the tap sent on the wire */
+	ERNIC_CNT_DROP_APP_RING_FULL,	/**< application RX ring full */
+	ERNIC_CNT_DROP_HANDOFF_FULL,	/**< owner worker's ring full */
+	ERNIC_CNT_DROP_CTL_RING_FULL,	/**< ARP/ND ring of worker 0 full */
+	ERNIC_CNT_DROP_OUT_RING_FULL,	/**< application/control TX ring full */
+	ERNIC_CNT_DROP_TX_FULL,		/**< underlying TX queue full after retries */
+	ERNIC_CNT_DROP_ARP_INVALID,	/**< malformed ARP for a local address */
+	ERNIC_CNT_DROP_ND_INVALID,	/**< malformed or unauthentic NS/NA (RFC 4861 7.1) */
+	ERNIC_CNT_DROP_NEIGH_FULL,	/**< neighbour table full */
+	ERNIC_CNT_DROP_NOMBUF,		/**< no mbuf for a reply, request or copy */
+	ERNIC_CNT_DROP_EXC,		/**< exception tap ring or queue full */
+	ERNIC_CNT_DROP_STOPPED,		/**< frames to send while the port is stopped */
+	ERNIC_CNT_MAX,
+};
+
+/** xstats name of a counter. */
+const char *ernic_cnt_name(enum ernic_cnt c);
+
+/** Parsed devargs. */
+struct ernic_args {
+	char port[RTE_ETH_NAME_MAX_LEN];	/**< underlying port name */
+	bool has_ip4;
+	rte_be32_t ip4;
+	bool has_ip6;
+	uint8_t ip6[16];
+	bool has_mac;
+	struct rte_ether_addr mac;
+	uint16_t nb_workers;
+	uint32_t max_qps;
+	uint16_t pmtu;
+	bool has_vlan;
+	uint16_t vlan;
+	char exception[RTE_ETH_NAME_MAX_LEN];	/**< tap interface name, "" none */
+	uint16_t nb_lcores;
+	uint16_t lcores[ERNIC_MAX_WORKERS];
+};
+
+/** Parse and validate @p params; logs the key and expected form on error. */
+int ernic_args_parse(const char *name, const char *params,
+		     struct ernic_args *a);
+
+/** The devargs documentation string (RTE_PMD_REGISTER_PARAM_STRING). */
+#define ERNIC_PARAM_STRING \
+	"port=<ethdev name> " \
+	"ip=<a.b.c.d> " \
+	"ip6=<IPv6 address> " \
+	"mac=<xx:xx:xx:xx:xx:xx> " \
+	"workers=<1-16> " \
+	"max_qps=<4-65536> " \
+	"pmtu=<256|512|1024|2048|4096> " \
+	"vlan=<1-4094> " \
+	"exception=<tap interface name> " \
+	"lcores=<lcore|[lcore,...]>"
+
+/** An underlying TX queue, shared under a lock only if several threads use it. */
+struct ernic_txq {
+	uint16_t qid;
+	uint16_t users;
+	rte_spinlock_t lock;
+};
+
+struct ernic_port;
+
+struct ernic_worker {
+	struct ernic_port *port;
+	struct roce_worker *rw;
+	uint16_t idx;
+	int32_t rxq;			/**< underlying RX queue, -1: none */
+	struct ernic_txq *txq;
+	struct rte_ring *handoff;	/**< RoCE frames of QPs this worker owns */
+	uint32_t service_id;
+	bool service_registered;
+	int32_t lcore;			/**< lcore mapped by lcores=, -1: none */
+	uint64_t cnt[ERNIC_CNT_MAX];
+} __rte_cache_aligned;
+
+/** Neighbour entry state. */
+enum ernic_neigh_state {
+	ERNIC_NEIGH_NONE = 0,
+	ERNIC_NEIGH_INCOMPLETE,		/**< request sent, no answer yet */
+	ERNIC_NEIGH_REACHABLE,		/**< MAC known */
+	ERNIC_NEIGH_FAILED,		/**< no answer to the probes */
+};
+
+/**
+ * One neighbour. @c word is what lock-free readers load (acquire):
+ * bits 0..47 the MAC (byte 0 lowest), bits 48..55 the state. The other
+ * fields belong to the writers (under the table lock).
+ */
+struct ernic_neigh_entry {
+	uint64_t word;
+	uint64_t probe_tsc;		/**< last request sent */
+	uint8_t probes;			/**< requests sent for this resolution */
+	union roce_gid ip;
+};
+
+struct ernic_neigh {
+	rte_spinlock_t lock;		/**< writers only */
+	struct rte_hash *h;		/**< GID -> entry index */
+	struct ernic_neigh_entry *e;
+	uint32_t nb;			/**< entries in use (never freed) */
+	uint64_t cnt[ERNIC_CNT_MAX];	/**< resolver-side counters (under lock) */
+};
+
+/** Exception path to a kernel tap. */
+struct ernic_exc {
+	bool enabled;
+	bool owned;
+	bool started;
+	uint16_t port_id;		/**< the net_tap port */
+	char vdev[RTE_DEV_NAME_MAX_LEN];
+	struct rte_ring *ring;		/**< copies of non-RoCE frames for the tap */
+};
+
+struct ernic_port {
+	uint16_t port_id;		/**< this ethdev */
+	uint16_t under;			/**< underlying ethdev */
+	struct rte_eth_dev_owner owner;
+	bool owned;
+	struct ernic_args args;
+	struct rte_ether_addr mac;
+	union roce_gid gid[ERNIC_GID_MAX];
+	uint8_t nb_gid;
+	int socket;
+
+	bool started;
+	bool under_configured;
+	struct rte_mempool *rx_pool;	/**< underlying RX and copies */
+	struct rte_mempool *tx_pool;	/**< roce headers/frames, ARP/ND */
+	struct roce_device *rdev;
+	uint16_t nb_workers;
+	struct ernic_worker *w;
+	uint16_t nb_rxq, nb_txq;
+	struct ernic_txq txq[ERNIC_MAX_WORKERS + 1];
+	/** Spare underlying queue for the application's tx_burst, or NULL. */
+	struct ernic_txq *app_txq;
+
+	struct rte_ring *app_ring;	/**< non-RoCE frames for rx_burst */
+	struct rte_ring *out_ring;	/**< application/control frames to send */
+	struct rte_ring *ctl_ring;	/**< ARP/ND frames for worker 0 */
+
+	struct ernic_neigh neigh;
+	struct ernic_exc exc;
+
+	uint64_t app_rx_cnt[ERNIC_CNT_MAX];
+	uint64_t app_tx_cnt[ERNIC_CNT_MAX];
+	uint32_t rr_next;		/**< rte_pmd_ernic_pick_worker() cursor */
+	bool link_up;
+
+	/* xstats */
+	unsigned int nb_roce_cnt;	/**< counters of roce_worker_counters() */
+	uint64_t *xs_base;		/**< values at the last xstats reset */
+	unsigned int nb_xs_base;
+	struct rte_eth_stats st_base;	/**< app queue stats at the last reset */
+};
+
+/* ernic_ethdev.c */
+/** The ernic port behind @p port_id, NULL when it is not a net_ernic port. */
+struct ernic_port *ernic_port_get(uint16_t port_id);
+/** Sum of one counter over every block of the port. */
+uint64_t ernic_cnt_sum(const struct ernic_port *p, enum ernic_cnt c);
+/** Fill the GID table from MAC, ip= and ip6= (Linux RoCE order). */
+void ernic_gid_table_build(struct ernic_port *p);
+
+/* ernic_rxtx.c */
+/** Classes of an incoming frame. */
+enum ernic_class {
+	ERNIC_CLASS_APP = 0,	/**< everything else: the application */
+	ERNIC_CLASS_ROCE,	/**< RoCEv2 to a local address */
+	ERNIC_CLASS_ARP,	/**< ARP for one of our IPv4 addresses */
+	ERNIC_CLASS_ND,		/**< NS/NA (or ND for a local address) */
+};
+
+/**
+ * Classify @p m; for ERNIC_CLASS_ROCE, *dqpn is the BTH destination QP
+ * (UINT32_MAX when the frame is too short to hold a BTH).
+ */
+enum ernic_class ernic_classify(const struct ernic_port *p,
+				const struct rte_mbuf *m, uint32_t *dqpn);
+/** Split a burst received by worker @p w (RX of the underlying queue). */
+void ernic_rx_dispatch(struct ernic_worker *w, struct rte_mbuf **pkts,
+		       uint16_t n, uint64_t now);
+/** Send on an underlying queue with retries; the rest stays with the caller. */
+uint16_t ernic_txq_burst(struct ernic_port *p, struct ernic_txq *q,
+			 struct rte_mbuf **pkts, uint16_t n);
+/** Send on an underlying queue: retry, then free and count the rest. */
+uint16_t ernic_txq_send(struct ernic_port *p, struct ernic_txq *q,
+			struct rte_mbuf **pkts, uint16_t n, uint64_t *cnt,
+			enum ernic_cnt ok_cnt);
+uint16_t ernic_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n);
+uint16_t ernic_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n);
+/** Queue a frame on the out ring (any thread); frees and counts on failure. */
+int ernic_out_enqueue(struct ernic_port *p, struct rte_mbuf *m,
+		      uint64_t *cnt);
+
+/* ernic_worker.c */
+int ernic_workers_create(struct ernic_port *p);
+int ernic_workers_start(struct ernic_port *p);
+void ernic_workers_stop(struct ernic_port *p);
+void ernic_workers_destroy(struct ernic_port *p);
+/** One iteration of worker @p w (the service function). */
+int32_t ernic_worker_run(void *arg);
+
+/* ernic_neigh.c */
+int ernic_neigh_init(struct ernic_port *p);
+void ernic_neigh_fini(struct ernic_port *p);
+/** Worker 0: handle one ARP or ND frame (takes ownership). */
+void ernic_neigh_input(struct ernic_worker *w, struct rte_mbuf *m);
+/** True when @p ip6 is one of our IPv6 addresses (global or link-local). */
+bool ernic_is_local_ip6(const struct ernic_port *p, const uint8_t *ip6);
+
+/* ernic_exception.c */
+int ernic_exc_create(struct ernic_port *p);
+int ernic_exc_start(struct ernic_port *p);
+void ernic_exc_stop(struct ernic_port *p);
+void ernic_exc_destroy(struct ernic_port *p);
+/** Any worker: hand a copy of @p m to the tap. */
+void ernic_exc_copy(struct ernic_worker *w, const struct rte_mbuf *m);
+/** Worker 0: move frames between the tap and the wire. */
+void ernic_exc_run(struct ernic_worker *w);
+
+#endif /* ERNIC_PRIV_H */

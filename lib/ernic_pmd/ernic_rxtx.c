@@ -1,0 +1,292 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The ERNIC RoCE/non-RoCE split and the net_ernic port's own burst
+ * functions.
+ *
+ * RX, per frame read from the underlying port by a worker:
+ *   RoCEv2 (UDP dport 4791 to a local address) -> the worker that owns the
+ *     destination QP (roce_worker_rx, or that worker's handoff ring);
+ *   ARP for our IPv4, NS/NA for our IPv6 addresses -> worker 0's neighbour
+ *     code;
+ *   everything else -> app_ring, drained by the port's rx_burst, and a
+ *     copy to the exception tap when configured.
+ * Only frames in our VLAN (vlan=) or untagged (no vlan=) are ours.
+ *
+ * TX: the application's frames go out through a spare underlying TX queue
+ * when the port has one, otherwise through out_ring, which worker 0 drains.
+ */
+#include <string.h>
+
+#include <rte_arp.h>
+#include <rte_ip.h>
+#include <rte_udp.h>
+
+#include "ernic_priv.h"
+#include "roce_hdr.h"
+#include "roce_qp.h"
+
+/* Bytes the classifier looks at: Ethernet, VLAN, IPv6, ICMPv6 NS target. */
+#define ERNIC_CLASSIFY_LEN (ROCE_ETH_HLEN + ROCE_VLAN_HLEN + \
+			    ROCE_IPV6_HLEN + 8 + 16)
+
+static inline bool
+ip6_is_ours(const struct ernic_port *p, const uint8_t *a)
+{
+	return ernic_is_local_ip6(p, a);
+}
+
+enum ernic_class
+ernic_classify(const struct ernic_port *p, const struct rte_mbuf *m,
+	       uint32_t *dqpn)
+{
+	uint8_t buf[ERNIC_CLASSIFY_LEN + ROCE_IPV4_HLEN_MAX];
+	uint32_t len = rte_pktmbuf_pkt_len(m), avail, off, l4;
+	const uint8_t *h;
+	uint16_t etype, vid = 0;
+	bool tagged = false;
+
+	avail = RTE_MIN(len, (uint32_t)sizeof(buf));
+	h = rte_pktmbuf_read(m, 0, avail, buf);
+	if (h == NULL || avail < ROCE_ETH_HLEN)
+		return ERNIC_CLASS_APP;
+	etype = (uint16_t)(h[12] << 8 | h[13]);
+	off = ROCE_ETH_HLEN;
+	if (etype == RTE_ETHER_TYPE_VLAN) {
+		if (avail < off + ROCE_VLAN_HLEN)
+			return ERNIC_CLASS_APP;
+		tagged = true;
+		vid = (uint16_t)((h[14] << 8 | h[15]) & 0xfff);
+		etype = (uint16_t)(h[16] << 8 | h[17]);
+		off += ROCE_VLAN_HLEN;
+	}
+	/* Our frames: tagged with vlan= or, without it, untagged/priority. */
+	if (p->args.has_vlan ? (!tagged || vid != p->args.vlan) :
+	    (tagged && vid != 0))
+		return ERNIC_CLASS_APP;
+
+	if (etype == RTE_ETHER_TYPE_ARP) {
+		const struct rte_arp_hdr *arp = (const void *)(h + off);
+
+		if (!p->args.has_ip4 || avail < off + sizeof(*arp))
+			return ERNIC_CLASS_APP;
+		return arp->arp_data.arp_tip == p->args.ip4 ?
+			ERNIC_CLASS_ARP : ERNIC_CLASS_APP;
+	}
+	if (etype == RTE_ETHER_TYPE_IPV4) {
+		const struct rte_ipv4_hdr *ip = (const void *)(h + off);
+
+		if (!p->args.has_ip4 || avail < off + ROCE_IPV4_HLEN ||
+		    roce_ip_version(ip) != 4 || ip->dst_addr != p->args.ip4 ||
+		    ip->next_proto_id != IPPROTO_UDP)
+			return ERNIC_CLASS_APP;
+		/* later fragments carry no UDP header: the host's business */
+		if ((rte_be_to_cpu_16(ip->fragment_offset) &
+		     RTE_IPV4_HDR_OFFSET_MASK) != 0)
+			return ERNIC_CLASS_APP;
+		l4 = off + roce_ipv4_hlen(ip);
+	} else if (etype == RTE_ETHER_TYPE_IPV6) {
+		const struct rte_ipv6_hdr *ip = (const void *)(h + off);
+		const uint8_t *icmp;
+
+		if (avail < off + ROCE_IPV6_HLEN || roce_ip_version(ip) != 6)
+			return ERNIC_CLASS_APP;
+		l4 = off + ROCE_IPV6_HLEN;
+		if (ip->proto == IPPROTO_ICMPV6) {
+			/* NS (135) for one of our targets, NA (136) to us */
+			if (avail < l4 + 8 + 16)
+				return ERNIC_CLASS_APP;
+			icmp = h + l4;
+			if (icmp[0] == 135 && ip6_is_ours(p, icmp + 8))
+				return ERNIC_CLASS_ND;
+			if (icmp[0] == 136 && ip6_is_ours(p, ip->dst_addr))
+				return ERNIC_CLASS_ND;
+			return ERNIC_CLASS_APP;
+		}
+		if (ip->proto != IPPROTO_UDP || !ip6_is_ours(p, ip->dst_addr))
+			return ERNIC_CLASS_APP;
+	} else {
+		return ERNIC_CLASS_APP;
+	}
+
+	/* UDP to a local address: RoCEv2 when the port is 4791 (A17.4.3). */
+	if (avail < l4 + ROCE_UDP_HLEN)
+		return ERNIC_CLASS_APP;
+	if ((h[l4 + 2] << 8 | h[l4 + 3]) != ROCE_UDP_PORT)
+		return ERNIC_CLASS_APP;
+	l4 += ROCE_UDP_HLEN;
+	if (avail >= l4 + ROCE_BTH_LEN)
+		*dqpn = roce_bth_dqpn((const struct roce_bth *)(h + l4));
+	else
+		*dqpn = UINT32_MAX;	/* the worker's parser counts it */
+	return ERNIC_CLASS_ROCE;
+}
+
+/*
+ * Worker owning QP @p dqpn, NULL when unknown (the receiving worker then
+ * counts the frame as a drop). The QPN table is published by the control
+ * thread with release stores (roce_priv.h).
+ */
+static struct ernic_worker *
+qp_owner(struct ernic_port *p, uint32_t dqpn)
+{
+	const struct roce_device *d = p->rdev;
+	const struct roce_qp *qp;
+	struct roce_worker *rw;
+	uint16_t i;
+
+	if (dqpn == UINT32_MAX || d == NULL || d->qp_table == NULL ||
+	    dqpn > d->qpn_mask)
+		return NULL;
+	qp = __atomic_load_n(&d->qp_table[dqpn], __ATOMIC_ACQUIRE);
+	if (qp == NULL || qp->qpn != dqpn)
+		return NULL;
+	rw = qp->w;
+	for (i = 0; i < p->nb_workers; i++)
+		if (p->w[i].rw == rw)
+			return &p->w[i];
+	return NULL;
+}
+
+static void
+ring_enqueue_count(struct rte_ring *r, struct rte_mbuf **pkts, uint16_t n,
+		   uint64_t *cnt, enum ernic_cnt ok, enum ernic_cnt drop)
+{
+	unsigned int k;
+
+	if (n == 0)
+		return;
+	k = rte_ring_enqueue_burst(r, (void **)pkts, n, NULL);
+	cnt[ok] += k;
+	if (k < n) {
+		rte_pktmbuf_free_bulk(pkts + k, n - k);
+		cnt[drop] += n - k;
+	}
+}
+
+void
+ernic_rx_dispatch(struct ernic_worker *w, struct rte_mbuf **pkts,
+		  uint16_t n, uint64_t now)
+{
+	struct ernic_port *p = w->port;
+	struct rte_mbuf *roce[ERNIC_BURST], *app[ERNIC_BURST];
+	struct ernic_worker *owner;
+	uint16_t i, nr = 0, na = 0;
+	uint32_t dqpn = UINT32_MAX;
+
+	w->cnt[ERNIC_CNT_RX_WIRE] += n;
+	for (i = 0; i < n; i++) {
+		struct rte_mbuf *m = pkts[i];
+
+		switch (ernic_classify(p, m, &dqpn)) {
+		case ERNIC_CLASS_ROCE:
+			w->cnt[ERNIC_CNT_RX_ROCE]++;
+			owner = p->nb_workers > 1 ? qp_owner(p, dqpn) : NULL;
+			if (owner == NULL || owner == w) {
+				roce[nr++] = m;
+			} else if (rte_ring_enqueue(owner->handoff, m) == 0) {
+				w->cnt[ERNIC_CNT_RX_HANDOFF]++;
+			} else {
+				rte_pktmbuf_free(m);
+				w->cnt[ERNIC_CNT_DROP_HANDOFF_FULL]++;
+			}
+			break;
+		case ERNIC_CLASS_ARP:
+		case ERNIC_CLASS_ND:
+			if (p->exc.enabled)
+				ernic_exc_copy(w, m);
+			if (w->idx == 0) {
+				ernic_neigh_input(w, m);
+			} else if (rte_ring_enqueue(p->ctl_ring, m) != 0) {
+				rte_pktmbuf_free(m);
+				w->cnt[ERNIC_CNT_DROP_CTL_RING_FULL]++;
+			}
+			break;
+		default:
+			if (p->exc.enabled)
+				ernic_exc_copy(w, m);
+			app[na++] = m;
+			break;
+		}
+	}
+	ring_enqueue_count(p->app_ring, app, na, w->cnt, ERNIC_CNT_RX_NON_ROCE,
+			   ERNIC_CNT_DROP_APP_RING_FULL);
+	if (nr > 0)
+		roce_worker_rx(w->rw, roce, nr, now);
+}
+
+uint16_t
+ernic_txq_burst(struct ernic_port *p, struct ernic_txq *q,
+		struct rte_mbuf **pkts, uint16_t n)
+{
+	uint16_t sent = 0;
+	unsigned int tries;
+
+	if (unlikely(q == NULL || !p->started))
+		return 0;
+	if (q->users > 1)
+		rte_spinlock_lock(&q->lock);
+	for (tries = 0; sent < n && tries < ERNIC_TX_RETRIES; tries++)
+		sent += rte_eth_tx_burst(p->under, q->qid, pkts + sent,
+					 n - sent);
+	if (q->users > 1)
+		rte_spinlock_unlock(&q->lock);
+	return sent;
+}
+
+uint16_t
+ernic_txq_send(struct ernic_port *p, struct ernic_txq *q,
+	       struct rte_mbuf **pkts, uint16_t n, uint64_t *cnt,
+	       enum ernic_cnt ok_cnt)
+{
+	uint16_t sent = ernic_txq_burst(p, q, pkts, n);
+
+	if (unlikely(sent < n)) {
+		rte_pktmbuf_free_bulk(pkts + sent, n - sent);
+		cnt[p->started ? ERNIC_CNT_DROP_TX_FULL :
+		    ERNIC_CNT_DROP_STOPPED] += n - sent;
+	}
+	cnt[ok_cnt] += sent;
+	return sent;
+}
+
+int
+ernic_out_enqueue(struct ernic_port *p, struct rte_mbuf *m, uint64_t *cnt)
+{
+	if (rte_ring_enqueue(p->out_ring, m) != 0) {
+		rte_pktmbuf_free(m);
+		cnt[ERNIC_CNT_DROP_OUT_RING_FULL]++;
+		return -ENOBUFS;
+	}
+	return 0;
+}
+
+uint16_t
+ernic_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
+{
+	struct ernic_port *p = q;
+	unsigned int k;
+
+	k = rte_ring_sc_dequeue_burst(p->app_ring, (void **)pkts, n, NULL);
+	p->app_rx_cnt[ERNIC_CNT_RX_APP] += k;
+	return (uint16_t)k;
+}
+
+uint16_t
+ernic_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
+{
+	struct ernic_port *p = q;
+	unsigned int k;
+
+	if (unlikely(!p->started))
+		return 0;
+	if (p->app_txq != NULL) {
+		/* a queue of our own: the application thread is its only user */
+		k = rte_eth_tx_burst(p->under, p->app_txq->qid, pkts, n);
+	} else {
+		/* worker 0 sends these; what does not fit stays with the caller */
+		k = rte_ring_enqueue_burst(p->out_ring, (void **)pkts, n,
+					   NULL);
+	}
+	p->app_tx_cnt[ERNIC_CNT_TX_APP] += k;
+	return (uint16_t)k;
+}

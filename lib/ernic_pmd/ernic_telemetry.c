@@ -1,0 +1,226 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Telemetry of net_ernic ports (usertools/dpdk-telemetry.py):
+ *   /ernic/stats[,<port>]            every xstat of the port
+ *   /ernic/qp/list[,<port>]          QPNs of the port's QPs
+ *   /ernic/qp/info,[<port>,]<qpn>    attributes and counters of one QP
+ * Without a port id, the first net_ernic port is used.
+ *
+ * QPs are read from the device's QPN table the way the RX dispatch reads
+ * it (acquire loads); telemetry runs on its own thread, so a QP destroyed
+ * concurrently can be reported with stale values.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_ethdev.h>
+#include <rte_malloc.h>
+#include <rte_telemetry.h>
+
+#include "ernic_priv.h"
+#include "roce_qp.h"
+
+static const char *const qp_state_names[] = {
+	"RESET", "INIT", "RTR", "RTS", "SQD", "SQE", "ERR", "UNKNOWN",
+};
+
+/* Parse "a" or "a,b" into up to 2 unsigned numbers; returns how many. */
+static int
+parse_params(const char *params, unsigned long v[2])
+{
+	char *end;
+	int n = 0;
+
+	if (params == NULL || *params == '\0')
+		return 0;
+	while (n < 2) {
+		v[n] = strtoul(params, &end, 0);
+		if (end == params)
+			return -EINVAL;
+		n++;
+		if (*end == '\0')
+			return n;
+		if (*end != ',')
+			return -EINVAL;
+		params = end + 1;
+	}
+	return -EINVAL;
+}
+
+static struct ernic_port *
+first_port(uint16_t *port_id)
+{
+	uint16_t pid;
+
+	RTE_ETH_FOREACH_DEV(pid) {
+		if (ernic_port_get(pid) != NULL) {
+			*port_id = pid;
+			return ernic_port_get(pid);
+		}
+	}
+	return NULL;
+}
+
+static struct ernic_port *
+port_param(unsigned long v, int have, uint16_t *port_id)
+{
+	if (!have)
+		return first_port(port_id);
+	if (v >= RTE_MAX_ETHPORTS)
+		return NULL;
+	*port_id = (uint16_t)v;
+	return ernic_port_get(*port_id);
+}
+
+static int
+tel_stats(const char *cmd __rte_unused, const char *params,
+	  struct rte_tel_data *d)
+{
+	struct rte_eth_xstat_name *names = NULL;
+	struct rte_eth_xstat *xs = NULL;
+	unsigned long v[2];
+	uint16_t pid;
+	int n, i, ret = -EINVAL;
+
+	n = parse_params(params, v);
+	if (n < 0 || n > 1 || port_param(v[0], n, &pid) == NULL)
+		return -EINVAL;
+	n = rte_eth_xstats_get_names(pid, NULL, 0);
+	if (n <= 0)
+		return -EINVAL;
+	names = malloc(n * sizeof(*names));
+	xs = malloc(n * sizeof(*xs));
+	if (names == NULL || xs == NULL)
+		goto out;
+	if (rte_eth_xstats_get_names(pid, names, n) != n ||
+	    rte_eth_xstats_get(pid, xs, n) != n)
+		goto out;
+	rte_tel_data_start_dict(d);
+	rte_tel_data_add_dict_int(d, "port", pid);
+	for (i = 0; i < n; i++)
+		rte_tel_data_add_dict_u64(d, names[i].name, xs[i].value);
+	ret = 0;
+out:
+	free(names);
+	free(xs);
+	return ret;
+}
+
+static int
+tel_qp_list(const char *cmd __rte_unused, const char *params,
+	    struct rte_tel_data *d)
+{
+	const struct roce_device *dev;
+	const struct roce_qp *qp;
+	struct ernic_port *p;
+	unsigned long v[2];
+	uint32_t i;
+	uint16_t pid;
+	int n;
+
+	n = parse_params(params, v);
+	if (n < 0 || n > 1)
+		return -EINVAL;
+	p = port_param(v[0], n, &pid);
+	if (p == NULL)
+		return -EINVAL;
+	rte_tel_data_start_array(d, RTE_TEL_U64_VAL);
+	dev = p->rdev;
+	if (dev == NULL || dev->qp_table == NULL)
+		return 0;
+	for (i = 0; i <= dev->qpn_mask; i++) {
+		qp = __atomic_load_n(&dev->qp_table[i], __ATOMIC_ACQUIRE);
+		if (qp != NULL)
+			rte_tel_data_add_array_u64(d, qp->qpn);
+	}
+	return 0;
+}
+
+static int
+tel_qp_info(const char *cmd __rte_unused, const char *params,
+	    struct rte_tel_data *d)
+{
+	struct roce_qp_init_attr init;
+	struct roce_qp_attr attr;
+	const struct roce_device *dev;
+	const struct roce_qp *qp;
+	const struct roce_qp_stats *s;
+	struct ernic_port *p;
+	unsigned long v[2], qpn;
+	uint16_t pid, i;
+	int n, widx = -1;
+
+	n = parse_params(params, v);
+	if (n == 1) {
+		p = first_port(&pid);
+		qpn = v[0];
+	} else if (n == 2) {
+		p = port_param(v[0], 1, &pid);
+		qpn = v[1];
+	} else {
+		return -EINVAL;
+	}
+	if (p == NULL || p->rdev == NULL)
+		return -EINVAL;
+	dev = p->rdev;
+	if (dev->qp_table == NULL || qpn > dev->qpn_mask)
+		return -EINVAL;
+	qp = __atomic_load_n(&dev->qp_table[qpn], __ATOMIC_ACQUIRE);
+	if (qp == NULL || qp->qpn != qpn)
+		return -EINVAL;
+	if (roce_query_qp(qp, &attr, &init) != 0)
+		return -EINVAL;
+	for (i = 0; i < p->nb_workers; i++)
+		if (p->w[i].rw == qp->w)
+			widx = i;
+
+	rte_tel_data_start_dict(d);
+	rte_tel_data_add_dict_int(d, "port", pid);
+	rte_tel_data_add_dict_u64(d, "qpn", qp->qpn);
+	rte_tel_data_add_dict_string(d, "type",
+		init.qp_type == ROCE_QPT_RC ? "RC" :
+		init.qp_type == ROCE_QPT_UC ? "UC" : "UD");
+	rte_tel_data_add_dict_string(d, "state",
+		attr.qp_state < RTE_DIM(qp_state_names) ?
+		qp_state_names[attr.qp_state] : "UNKNOWN");
+	rte_tel_data_add_dict_int(d, "worker", widx);
+	rte_tel_data_add_dict_u64(d, "path_mtu",
+				  roce_mtu_bytes(attr.path_mtu));
+	rte_tel_data_add_dict_u64(d, "dest_qp_num", attr.dest_qp_num);
+	rte_tel_data_add_dict_u64(d, "sq_psn", attr.sq_psn);
+	rte_tel_data_add_dict_u64(d, "rq_psn", attr.rq_psn);
+	rte_tel_data_add_dict_u64(d, "max_send_wr", init.cap.max_send_wr);
+	rte_tel_data_add_dict_u64(d, "max_recv_wr", init.cap.max_recv_wr);
+	rte_tel_data_add_dict_u64(d, "retry_cnt", attr.retry_cnt);
+	rte_tel_data_add_dict_u64(d, "rnr_retry", attr.rnr_retry);
+	rte_tel_data_add_dict_u64(d, "timeout", attr.timeout);
+	rte_tel_data_add_dict_u64(d, "err_cause", qp->err_cause);
+	s = &qp->stats;
+	rte_tel_data_add_dict_u64(d, "tx_pkts", s->tx_pkts);
+	rte_tel_data_add_dict_u64(d, "tx_bytes", s->tx_bytes);
+	rte_tel_data_add_dict_u64(d, "rx_pkts", s->rx_pkts);
+	rte_tel_data_add_dict_u64(d, "rx_bytes", s->rx_bytes);
+	rte_tel_data_add_dict_u64(d, "retrans_pkts", s->retrans_pkts);
+	rte_tel_data_add_dict_u64(d, "timeouts", s->timeouts);
+	rte_tel_data_add_dict_u64(d, "rnr_naks_rx", s->rnr_naks_rx);
+	rte_tel_data_add_dict_u64(d, "rnr_naks_tx", s->rnr_naks_tx);
+	rte_tel_data_add_dict_u64(d, "naks_rx", s->naks_rx);
+	rte_tel_data_add_dict_u64(d, "naks_tx", s->naks_tx);
+	rte_tel_data_add_dict_u64(d, "acks_rx", s->acks_rx);
+	rte_tel_data_add_dict_u64(d, "acks_tx", s->acks_tx);
+	rte_tel_data_add_dict_u64(d, "dup_requests", s->dup_requests);
+	rte_tel_data_add_dict_u64(d, "out_of_seq", s->out_of_seq);
+	rte_tel_data_add_dict_u64(d, "rx_drops", s->rx_drops);
+	return 0;
+}
+
+RTE_INIT(ernic_telemetry_init)
+{
+	rte_telemetry_register_cmd("/ernic/stats", tel_stats,
+		"PMD and RoCE counters of a net_ernic port. Parameters: [port_id]");
+	rte_telemetry_register_cmd("/ernic/qp/list", tel_qp_list,
+		"QPNs of a net_ernic port. Parameters: [port_id]");
+	rte_telemetry_register_cmd("/ernic/qp/info", tel_qp_info,
+		"State and counters of a QP. Parameters: [port_id,]qpn");
+}

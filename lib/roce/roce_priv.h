@@ -1,0 +1,445 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#ifndef ROCE_PRIV_H
+#define ROCE_PRIV_H
+
+/*
+ * Internal object layout of libroce, shared by its modules (not installed).
+ *
+ * Ownership (doc/guides/architecture.rst):
+ * - device tables (QPN table, MR/MW key table) are written by the control
+ *   thread and published with release stores; workers read them lock-free;
+ * - a QP, its engines' state, its timers and the consumer ends of its queues
+ *   belong to exactly one worker;
+ * - posters own the producer index of a work queue, pollers the consumer
+ *   index of a CQ; indexes are free-running uint32_t, slots are idx & mask.
+ *
+ * Module map: roce_device.c (device, worker-independent tables, async
+ * events), roce_pd.c, roce_mr.c (MR, MW, key checks), roce_cq.c, roce_srq.c,
+ * roce_qp.c (create/modify/query, transition table), roce_post.c (post_send,
+ * post_recv), roce_req.c / roce_comp.c / roce_resp.c (engines),
+ * roce_worker.c (RX dispatch, poll loop, TX batching, control exec),
+ * roce_timer.c, roce_err.c (the one error table).
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rte_branch_prediction.h>
+#include <rte_common.h>
+#include <rte_mbuf.h>
+#include <rte_ring.h>
+#include <rte_spinlock.h>
+
+#include "roce_err.h"
+#include "roce_log.h"
+#include "roce_timer.h"
+#include "roce_verbs.h"
+
+/* ------------------------------------------------------------------ */
+/* Work queues (SQ, RQ, SRQ): SPSC rings of fixed-size WQE slots       */
+/* ------------------------------------------------------------------ */
+
+/** A send WQE as kept in the SQ (followed by SGEs or inline bytes). */
+struct roce_send_wqe {
+	uint64_t wr_id;
+	uint8_t opcode;		/**< enum roce_wr_opcode */
+	uint8_t send_flags;	/**< enum roce_send_flags */
+	uint8_t num_sge;	/**< 0 for inline: data follows in sge[] space */
+	uint8_t state;		/**< enum roce_wqe_state, worker-owned */
+	uint32_t length;	/**< total message bytes */
+	uint32_t imm_data;	/**< immediate (network order) or rkey to invalidate */
+	uint32_t first_psn;	/**< requester: PSN of its first packet */
+	uint32_t last_psn;	/**< requester: PSN of its last packet */
+	uint32_t status;	/**< enum roce_err of a failed WQE */
+	union {
+		struct {
+			uint64_t va;
+			uint32_t rkey;
+		} rdma;
+		struct {
+			uint64_t va;
+			uint64_t compare_add;
+			uint64_t swap;
+			uint32_t rkey;
+		} atomic;
+		struct {
+			struct roce_ah_attr ah;
+			uint32_t remote_qpn;
+			uint32_t remote_qkey;
+		} ud;
+		struct {
+			struct roce_mw *mw;
+			struct roce_mr *mr;
+			uint64_t addr;
+			uint64_t length;
+			uint32_t rkey;
+			int access;
+		} bind;
+	};
+	struct roce_sge sge[];	/**< num_sge entries, or inline bytes */
+};
+
+/** Progress of a send WQE, set by the engines. */
+enum roce_wqe_state {
+	ROCE_WQE_POSTED = 0,	/**< not started by the requester */
+	ROCE_WQE_PENDING,	/**< partly sent */
+	ROCE_WQE_SENT,		/**< every packet sent, waiting for ACK/response */
+	ROCE_WQE_DONE,		/**< completed by the completer */
+	ROCE_WQE_ERROR,		/**< failed; status holds the cause */
+};
+
+/** A receive WQE as kept in the RQ or SRQ. */
+struct roce_recv_wqe {
+	uint64_t wr_id;
+	uint32_t num_sge;
+	uint32_t length;	/**< sum of the SGE lengths */
+	struct roce_sge sge[];
+};
+
+/** A single-producer single-consumer ring of WQE slots. */
+struct roce_wq {
+	/** Written by the poster (release), read by the worker (acquire). */
+	uint32_t prod __rte_cache_aligned;
+	/** Oldest entry not yet completed; written by the worker. */
+	uint32_t cons __rte_cache_aligned;
+	uint8_t *buf __rte_cache_aligned;
+	uint32_t mask;		/**< slots - 1 (slots is a power of two) */
+	uint32_t max_wr;	/**< at most this many posted and not completed */
+	uint32_t stride;	/**< bytes per slot */
+	uint32_t max_sge;
+	uint32_t max_inline;
+};
+
+static inline void *
+roce_wq_slot(const struct roce_wq *q, uint32_t idx)
+{
+	return q->buf + (size_t)(idx & q->mask) * q->stride;
+}
+
+/** Entries posted and not yet completed (poster's view). */
+static inline uint32_t
+roce_wq_used(const struct roce_wq *q)
+{
+	return q->prod - __atomic_load_n(&q->cons, __ATOMIC_ACQUIRE);
+}
+
+/**
+ * Allocate slots for @p max_wr WQEs of @p stride bytes on @p socket
+ * (max_wr 0: no slots, every post finds the queue full). Resets the
+ * indexes; keeps q->max_sge and q->max_inline as the caller set them.
+ * Returns 0, -EINVAL (NULL, stride 0, max_wr above ROCE_MAX_QP_WR) or
+ * -ENOMEM.
+ */
+int roce_wq_init(struct roce_wq *q, uint32_t max_wr, uint32_t stride,
+		 int socket);
+void roce_wq_fini(struct roce_wq *q);
+
+/* ------------------------------------------------------------------ */
+/* Device, PD, MR/MW                                                  */
+/* ------------------------------------------------------------------ */
+
+/**
+ * One entry of the device key table (index = key >> 8). MRs and MWs share
+ * the table, so an rkey names either. Readers (any worker) load @c state
+ * with acquire, check it, read the fields, and re-load @c state to detect a
+ * concurrent change (the seqlock pattern); writers bump @c state.
+ */
+struct roce_key_entry {
+	/** bit 31: valid, bits 8..30: generation, bits 0..7: key byte. */
+	uint32_t state;
+	uint8_t type;		/**< enum roce_key_type */
+	uint8_t pad[3];
+	int access;		/**< enum roce_access_flags */
+	struct roce_pd *pd;
+	uint64_t va;		/**< first valid address as the peer names it */
+	uint64_t length;
+	uint8_t *host;		/**< host address of va */
+	struct roce_mr *mr;	/**< MR entry or, for an MW, the bound MR */
+	struct roce_mw *mw;	/**< MW entry */
+	uint32_t qpn;		/**< type 2 MW: the QP it is bound to */
+};
+
+enum roce_key_type {
+	ROCE_KEY_FREE = 0,
+	ROCE_KEY_MR,
+	ROCE_KEY_MW,
+};
+
+#define ROCE_KEY_VALID (1u << 31)
+
+struct roce_device {
+	char name[32];
+	struct roce_device_config cfg;
+	struct roce_device_attr attr;
+	rte_spinlock_t ctl_lock;	/**< control-path allocations */
+
+	/** QPN -> QP, published with release stores; 0 and 1 reserved. */
+	struct roce_qp **qp_table;
+	uint32_t qpn_mask;		/**< max_qp - 1 (power of two) */
+	uint32_t qpn_next;		/**< allocation cursor */
+
+	/**
+	 * Key table: nb_keys = max_mr + 1 entries; index 0 is reserved so
+	 * that key 0 (a zeroed SGE) never validates. Look keys up through
+	 * roce_key_check_local/remote(), never directly.
+	 */
+	struct roce_key_entry *keys;
+	uint32_t nb_keys;
+	uint32_t key_next;		/**< allocation cursor */
+
+	uint32_t nb_pd, nb_mr, nb_mw, nb_cq, nb_qp, nb_srq, nb_worker;
+	uint32_t pd_handle_next;	/**< next roce_pd.handle */
+
+	/** Async events: a small MPSC ring guarded by a spinlock (slow path). */
+	rte_spinlock_t ev_lock;
+	struct roce_async_event *ev_ring;
+	uint32_t ev_head, ev_tail, ev_mask;
+	uint64_t ev_dropped;
+	bool port_up;
+};
+
+/**
+ * The QP numbered @p qpn, NULL when none (RX dispatch, any thread). The
+ * table slot is published with a release store by roce_qpn_alloc*().
+ */
+static inline struct roce_qp *
+roce_qp_lookup(const struct roce_device *dev, uint32_t qpn)
+{
+	if (unlikely(qpn > dev->qpn_mask))
+		return NULL;
+	return __atomic_load_n(&dev->qp_table[qpn], __ATOMIC_ACQUIRE);
+}
+
+/**
+ * Give @p qp a free QPN >= 2 (control path): sets qp->qpn, publishes @p qp
+ * in the QPN table (release: initialise the QP before calling; it may be
+ * looked up at once, so it must be in RESET) and counts it in dev->nb_qp.
+ * QPNs are handed out round-robin so a freed number is reused as late as
+ * possible. Returns the QPN, -EINVAL (NULL args) or -ENOMEM (no QPN left).
+ */
+int roce_qpn_alloc(struct roce_device *dev, struct roce_qp *qp);
+
+/**
+ * Like roce_qpn_alloc() with the number @p qpn chosen by the caller: QP1
+ * (GSI) for the CM, or any free QPN. QPN 0 (SMI) does not exist on RoCE.
+ * Returns @p qpn, -EINVAL (0 or out of range) or -EBUSY (taken).
+ */
+int roce_qpn_alloc_fixed(struct roce_device *dev, struct roce_qp *qp,
+			 uint32_t qpn);
+
+/**
+ * Unpublish qp->qpn and uncount the QP (control path). The caller must
+ * make sure no worker still uses the pointer it may have looked up (detach
+ * the QP on its worker through roce_worker_exec() before freeing it).
+ */
+void roce_qpn_free(struct roce_device *dev, struct roce_qp *qp);
+
+/**
+ * Copy GID table entry @p index (control path: takes the control lock so a
+ * concurrent roce_device_set_gid() is never seen half written).
+ * Returns 0, -EINVAL (bad args) or -ENOENT (entry empty).
+ */
+int roce_device_get_gid(struct roce_device *dev, unsigned int index,
+			union roce_gid *gid);
+
+struct roce_pd {
+	struct roce_device *dev;
+	uint32_t handle;
+	uint32_t refcnt;		/**< MRs, MWs, QPs, SRQs using it */
+};
+
+/** Take a reference on @p pd for an object using it (QP, SRQ, MR, MW). */
+static inline void
+roce_pd_get(struct roce_pd *pd)
+{
+	__atomic_fetch_add(&pd->refcnt, 1, __ATOMIC_RELAXED);
+}
+
+/** Drop the reference of roce_pd_get(). */
+static inline void
+roce_pd_put(struct roce_pd *pd)
+{
+	__atomic_fetch_sub(&pd->refcnt, 1, __ATOMIC_RELEASE);
+}
+
+struct roce_mr {
+	struct roce_pd *pd;
+	uint32_t index;			/**< key table index */
+	uint32_t lkey, rkey;
+	void *addr;
+	size_t length;
+	int access;
+	uint32_t mw_bound;		/**< memory windows bound to it */
+};
+
+struct roce_mw {
+	struct roce_pd *pd;
+	enum roce_mw_type type;
+	uint32_t index;
+	uint32_t rkey;			/**< current rkey (valid only when bound) */
+};
+
+/** Result of a key check: the host pointer to read or write. */
+struct roce_key_ref {
+	uint8_t *host;
+	const struct roce_key_entry *entry;	/**< NULL for a zero length */
+	uint32_t state;			/**< entry state when checked */
+};
+
+/**
+ * True while the key checked into @p ref is unchanged (not deregistered,
+ * re-registered, invalidated or rebound since): one load, for engines that
+ * keep a checked reference across the packets of a message.
+ */
+static inline bool
+roce_key_ref_valid(const struct roce_key_ref *ref)
+{
+	return ref->entry == NULL ||
+		__atomic_load_n(&ref->entry->state, __ATOMIC_ACQUIRE) ==
+		ref->state;
+}
+
+/**
+ * Check a local SGE: key valid and of @p pd, [addr, addr+len) inside it, and
+ * the rights in @p access (ROCE_ACCESS_LOCAL_WRITE for a buffer written by
+ * the device). Returns ROCE_OK or ROCE_ERR_LOC_PROT.
+ */
+enum roce_err roce_key_check_local(const struct roce_device *dev,
+				   const struct roce_pd *pd, uint32_t lkey,
+				   uint64_t addr, uint64_t len, int access,
+				   struct roce_key_ref *ref);
+
+/**
+ * Check a remote access (RETH/AtomicETH): rkey valid, same PD as the QP,
+ * bound to @p qpn when it is a type 2 MW, bounds without 64-bit overflow,
+ * rights (@p access: ROCE_ACCESS_REMOTE_READ, _WRITE or _ATOMIC). Returns
+ * ROCE_OK or ROCE_ERR_LOC_ACCESS: the responder's own view of an inbound
+ * access violation, whose roce_err_to_nak() is the remote access error
+ * syndrome 0x62 (IBTA 9.7.4.1.5) and whose status is the one of a WRITE
+ * with immediate's receive WQE (Local Access Error).
+ *
+ * Zero-length accesses (@p len 0) return ROCE_OK with ref->host NULL and no
+ * key check at all: a zero-length RDMA READ/WRITE need not carry a valid
+ * rkey or VA (IBTA C9-88). The same holds for roce_key_check_local():
+ * a zero-length SGE touches no memory and is not checked.
+ */
+enum roce_err roce_key_check_remote(const struct roce_device *dev,
+				    const struct roce_pd *pd, uint32_t qpn,
+				    uint32_t rkey, uint64_t va, uint64_t len,
+				    int access, struct roce_key_ref *ref);
+
+/**
+ * An atomic's VA must be 8-byte aligned (IBTA 9.4.5); the responder NAKs a
+ * misaligned one with Invalid Request (ROCE_ERR_REM_INV_REQ's syndrome).
+ */
+static inline bool
+roce_atomic_aligned(uint64_t va)
+{
+	return (va & 7) == 0;
+}
+
+/**
+ * Invalidate @p rkey (Local Invalidate WR, SEND with Invalidate). Only a
+ * bound type 2 MW of @p pd named by its exact current rkey can be
+ * invalidated (IBTA 10.6.7.2.x; type 1 windows: o10-37.2.26); MRs made by
+ * roce_reg_mr() are never invalidated (they are not fast-registered
+ * regions). The window goes back to the free state and may be bound again.
+ * Returns ROCE_OK or ROCE_ERR_LOC_QP_OP (the status of a failed Local
+ * Invalidate WR); a responder refusing a SEND with Invalidate NAKs it as an
+ * invalid request (use ROCE_ERR_REM_INV_REQ as the cause there).
+ */
+enum roce_err roce_key_invalidate(struct roce_device *dev,
+				  const struct roce_pd *pd, uint32_t rkey);
+
+/**
+ * Bind a type 2 MW (executed by the owning worker in SQ order) from
+ * wqe->bind: MR with MW_BIND access (C10-73), window free (o10-37.2.30),
+ * same PD for QP, MW and MR (C10-72), non-empty range inside the MR
+ * (C10-75, o10-37.2.40), remote write/atomic only on an MR with local
+ * write (C10-74), rkey index of the window with the user's key byte. The
+ * window is bound to qp->qpn. Returns ROCE_OK or ROCE_ERR_MW_BIND.
+ */
+enum roce_err roce_mw_bind(struct roce_device *dev, struct roce_qp *qp,
+			   const struct roce_send_wqe *wqe);
+
+/* ------------------------------------------------------------------ */
+/* CQ and SRQ                                                         */
+/* ------------------------------------------------------------------ */
+
+struct roce_cq {
+	uint32_t prod __rte_cache_aligned;	/**< worker */
+	uint32_t cons_cache;		/**< worker: last cons seen */
+	uint64_t dropped;		/**< worker: completions refused (full) */
+	uint32_t cons __rte_cache_aligned;	/**< poller */
+	struct roce_wc *ring __rte_cache_aligned;
+	uint32_t mask;
+	uint32_t depth;			/**< usable entries */
+	bool overflow;			/**< set by the worker, sticky */
+	struct roce_worker *w;
+	struct roce_device *dev;
+	uint32_t refcnt;		/**< QPs using it (atomic) */
+};
+
+/**
+ * Push one completion (worker only). On a full CQ: the CQ becomes errored,
+ * ROCE_EVENT_CQ_ERR is raised once, and -ENOSPC is returned so the caller
+ * moves the QP to the error state (IBTA 11.4.2.1 CQ overrun).
+ */
+int roce_cq_push(struct roce_cq *cq, const struct roce_wc *wc);
+
+struct roce_srq {
+	struct roce_wq rq;
+	/* the consumer side is shared by the QPs of one worker */
+	struct roce_pd *pd;
+	struct roce_worker *w;
+	uint32_t limit;			/**< 0: not armed (atomic) */
+	bool error;
+	uint32_t refcnt;		/**< QPs using it (atomic) */
+	uint64_t limit_events;		/**< SRQ_LIMIT_REACHED raised */
+};
+
+/**
+ * The next receive WQE of the SRQ (worker only), NULL when empty. It stays
+ * at the head until roce_srq_consume(): several QPs share the SRQ, so a
+ * responder copies it out and consumes it at once, then fills its copy.
+ */
+struct roce_recv_wqe *roce_srq_next(struct roce_srq *srq);
+
+/**
+ * Retire the WQE returned by roce_srq_next(): its slot goes back to the
+ * poster. When the WQEs left drop below the armed limit,
+ * ROCE_EVENT_SRQ_LIMIT_REACHED is raised once and the limit disarmed
+ * (IBTA 10.2.9.3).
+ */
+void roce_srq_consume(struct roce_srq *srq);
+
+/* ------------------------------------------------------------------ */
+/* Async events                                                       */
+/* ------------------------------------------------------------------ */
+
+/** Queue an async event (any thread). Counted in ev_dropped when full. */
+void roce_event_raise(struct roce_device *dev, enum roce_event_type type,
+		      void *element, uint32_t qpn, enum roce_err err);
+
+/* ------------------------------------------------------------------ */
+/* Worker                                                             */
+/* ------------------------------------------------------------------ */
+
+/** A function run on a worker's thread by roce_worker_exec(). */
+typedef int (*roce_worker_fn)(void *arg);
+
+/**
+ * Run @p fn(arg) on the worker's thread: inline when called from the thread
+ * that polls the worker (or when no thread polls it yet), otherwise through
+ * the worker's control ring, waiting for the result. Used by modify_qp,
+ * destroy_qp and other control operations on worker-owned state.
+ */
+int roce_worker_exec(struct roce_worker *w, roce_worker_fn fn, void *arg);
+
+/** Queue one frame for transmission at the end of this poll (worker only). */
+void roce_worker_tx(struct roce_worker *w, struct rte_mbuf *m);
+
+/** Tell the worker a QP has send work (any thread: doorbell). */
+void roce_worker_doorbell(struct roce_worker *w, struct roce_qp *qp);
+
+#endif /* ROCE_PRIV_H */

@@ -1,0 +1,234 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#ifndef ROCE_QP_H
+#define ROCE_QP_H
+
+/*
+ * Internal QP layout: the object roce_qp.c creates and modifies and the
+ * three engines (requester, completer, responder) run on. Each engine owns
+ * its own state block below; the worker that owns the QP is the only
+ * thread that touches them.
+ */
+
+#include "roce_build.h"
+#include "roce_priv.h"
+
+/* ---- requester (roce_req.c): turns send WQEs into request packets ---- */
+struct roce_req_state {
+	uint32_t wqe_idx;	/**< SQ index of the WQE being sent */
+	uint32_t psn;		/**< next PSN to send */
+	uint32_t offset;	/**< bytes of the current WQE already sent */
+	uint32_t pkts_since_ackreq; /**< forces AckReq at least every N packets */
+	uint32_t rd_atomic_inflight; /**< READ/atomic WQEs awaiting responses */
+	bool need_retry;	/**< completer asked for go-back-N from comp.psn */
+	bool wait_fence;	/**< fenced WQE waits for READ/atomic completion */
+	bool wait_rd_atomic;	/**< stalled: max_rd_atomic READ/atomic outstanding */
+	bool wait_rnr;		/**< RNR NAK timer running: send nothing */
+	uint32_t wqe_hwm;	/**< SQ index of the first WQE never started */
+	uint32_t psn_hwm;	/**< PSN after the highest PSN ever sent */
+	uint32_t ackreq_every;	/**< RC: AckReq at least every N packets (roce_engine.h) */
+	uint32_t max_inflight;	/**< RC: most unacknowledged PSNs (roce_engine.h) */
+};
+
+/* ---- completer (roce_comp.c): ACKs, NAKs, read responses, timeouts ---- */
+struct roce_comp_state {
+	uint32_t psn;		/**< oldest PSN not yet acknowledged */
+	uint8_t retry_left;	/**< transport retries left for the current PSN */
+	uint8_t rnr_retry_left;	/**< RNR retries left (7: infinite) */
+	uint32_t rd_offset;	/**< bytes of the current READ response placed */
+	struct roce_timer retrans;	/**< local ACK timeout */
+	struct roce_timer rnr;		/**< RNR wait before resending */
+	uint32_t retry_psn;	/**< go-back-N already asked from this PSN... */
+	bool retry_pending;	/**< ...and no progress since (one round per PSN) */
+};
+
+/* ---- responder (roce_resp.c): executes inbound requests ---- */
+
+/** One responder resource: a READ or atomic kept for duplicate replay. */
+struct roce_resp_res {
+	uint8_t opcode;		/**< BTH opcode of the request */
+	uint32_t first_psn;	/**< PSN of the request */
+	uint32_t last_psn;	/**< last PSN of its response */
+	uint64_t va;
+	uint32_t rkey;
+	uint32_t length;
+	uint32_t start_psn;	/**< READ: PSN of the request being answered (replay) */
+	uint32_t cur_psn;	/**< READ: next response PSN to send */
+	uint32_t cur_off;	/**< READ: next response byte */
+	uint64_t atomic_orig;	/**< atomic: the original value returned */
+	bool replay;		/**< being resent as a duplicate response */
+	bool pending;		/**< response packets left to send */
+	uint32_t msn;		/**< MSN carried by its AETHs */
+	uint8_t *host;		/**< READ: host address of va (checked) */
+};
+
+struct roce_resp_state {
+	uint32_t epsn;		/**< expected PSN */
+	uint32_t msn;		/**< message sequence number (IBTA 9.7.5.1.3) */
+	uint8_t last_opcode;	/**< previous request opcode, for sequencing */
+	bool nak_sent;		/**< one NAK per sequence error (IBTA 9.7.5.1.2) */
+	bool in_message;	/**< between FIRST and LAST of a multi-packet message */
+	bool drop_message;	/**< UC: rest of a broken message is dropped */
+	/* current inbound SEND or WRITE */
+	uint64_t va;		/**< WRITE: next target address */
+	uint32_t resid;		/**< WRITE: bytes left of the DMA length */
+	uint32_t rkey;
+	struct roce_key_ref wref;	/**< WRITE: checked target */
+	struct roce_recv_wqe *rwqe;	/**< SEND: receive WQE being filled */
+	uint32_t recv_off;	/**< SEND: bytes placed so far */
+	bool rwqe_from_srq;
+	/* ACK coalescing */
+	bool ack_pending;
+	uint32_t ack_psn;
+	uint8_t ack_syndrome;
+	/* READ/atomic resources (max_dest_rd_atomic entries) */
+	struct roce_resp_res *res;
+	uint32_t res_head;	/**< oldest */
+	uint32_t res_count;
+	uint32_t res_cap;
+	/* responder internals (roce_resp.c) */
+	uint32_t write_len;	/**< WRITE: DMA length of the message */
+	uint32_t write_off;	/**< WRITE: bytes placed so far */
+	uint32_t fatal;		/**< enum roce_err: NAK then ERR once output drained */
+	struct roce_recv_wqe *srq_wqe;	/**< copy of the SRQ WQE being filled */
+	struct roce_qp *resp_next;	/**< worker's responder list link */
+	bool in_resp_list;
+};
+
+/* ---- counters kept per QP (exported as xstats and telemetry) ---- */
+struct roce_qp_stats {
+	uint64_t tx_pkts, tx_bytes, rx_pkts, rx_bytes;
+	uint64_t retrans_pkts, timeouts, rnr_naks_rx, rnr_naks_tx;
+	uint64_t naks_rx, naks_tx, acks_rx, acks_tx;
+	uint64_t dup_requests, out_of_seq, rx_drops;
+	uint64_t wr_flushed;		/**< WRs completed by roce_qp_flush() */
+	uint64_t flush_cqe_lost;	/**< flush completions lost to a full CQ */
+	uint64_t post_send_err, post_recv_err;	/**< refused posts (poster-written) */
+	uint64_t dup_acks, ghost_acks, seq_naks, bad_resps, req_stalls, tx_no_mbuf,
+		 timer_fails;
+};
+
+struct roce_qp {
+	/* hot, read by RX dispatch and every engine */
+	uint32_t qpn;
+	uint8_t type;			/**< enum roce_qp_type */
+	uint8_t state;			/**< enum roce_qp_state, atomic */
+	uint8_t sq_draining;		/**< SQD: 1 while draining */
+	uint8_t in_ready_list;		/**< worker: queued for the requester */
+	struct roce_qp *ready_next;	/**< worker: ready list link */
+	uint32_t doorbell;		/**< poster -> worker: 1 when rung */
+	uint32_t mtu;			/**< path MTU in bytes */
+	struct roce_worker *w;
+	struct roce_device *dev;
+	struct roce_pd *pd;
+	struct roce_cq *scq, *rcq;
+	struct roce_srq *srq;
+
+	struct roce_wq sq;
+	struct roce_wq rq;		/**< unused when srq != NULL */
+
+	struct roce_req_state req;
+	struct roce_comp_state comp;
+	struct roce_resp_state resp;
+
+	/* attributes as set by modify_qp (query_qp returns them) */
+	struct roce_qp_attr attr;
+	struct roce_qp_init_attr init;
+	/** Prebuilt Ethernet/IP/UDP header of the path (RC/UC), see roce_build.h */
+	uint8_t hdr_tmpl[96];
+	uint16_t hdr_len;
+	uint16_t udp_sport;		/**< entropy for ECMP, fixed per QP */
+	/**
+	 * RC/UC path as builder fields (roce_qp_table.c sets it with the AV at
+	 * INIT->RTR or SQD->SQD/RTS): the requester copies it and sets opcode,
+	 * PSN, AckReq and extension fields per packet (roce_build_mbuf()).
+	 */
+	struct roce_hdr_fields path;
+
+	uint32_t err_cause;		/**< enum roce_err that moved the QP to ERR/SQE */
+	bool flush_done;
+	struct roce_qp_stats stats;
+	void *user;			/**< qp_context */
+};
+
+/* ---- entry points between the QP object and the engines ---- */
+
+/**
+ * Send side (requester/completer): move @p qp to ERR (RC, or any QP on a
+ * fatal cause: ROCE_ERR_FATAL, _CQ_OVERFLOW, _GENERAL, raising
+ * ROCE_EVENT_QP_FATAL) or to SQE (UC/UD), and flush. The failed WQE either
+ * was already completed with its cause and retired, or is still in the SQ
+ * with state ROCE_WQE_ERROR and status = cause: the flush then completes
+ * it with its cause, then the later ones as flushed (IBTA 10.3.1).
+ * Worker only; no-op in RESET and ERR.
+ */
+void roce_qp_error(struct roce_qp *qp, enum roce_err cause);
+
+/**
+ * Receive side (responder): move @p qp to ERR and flush, raising the
+ * affiliated event of the cause (IBTA 11.6.3): LOC_ACCESS/REM_ACCESS ->
+ * ROCE_EVENT_QP_ACCESS_ERR; REM_INV_REQ, REM_INV_RD_REQ, LOC_LEN ->
+ * ROCE_EVENT_QP_REQ_ERR; anything else -> ROCE_EVENT_QP_FATAL. UC and UD
+ * too go to ERR here (SQE is for send-side errors only). A receive WQE
+ * that carries the cause must have been completed and retired by the
+ * responder before the call (resp.rwqe cleared). Worker only.
+ */
+void roce_qp_recv_error(struct roce_qp *qp, enum roce_err cause);
+
+/**
+ * Complete every outstanding WQE with ROCE_WC_WR_FLUSH_ERR (signaled or
+ * not), in queue order: the SQ in SQE and ERR, the RQ (or the SRQ WQE the
+ * responder holds) in ERR. A send WQE in state ROCE_WQE_ERROR completes
+ * with its own status instead. Idempotent; later posts are flushed by
+ * calling it again: the requester calls it from roce_req_run() when a
+ * doorbell finds the QP in SQE or ERR. Worker only.
+ */
+void roce_qp_flush(struct roce_qp *qp);
+
+/**
+ * SQD: once no send WQE is in flight (sq.cons == req.wqe_hwm: every WQE
+ * the requester started is retired), leave the draining sub-state and raise
+ * ROCE_EVENT_SQ_DRAINED when en_sqd_async_notify was set (IBTA 10.3.1, SQD).
+ * Cheap no-op in any other state: engines call it after retiring send
+ * WQEs. Worker only.
+ */
+void roce_qp_check_drained(struct roce_qp *qp);
+
+/**
+ * The legal transition table (roce_qp_table.c, IBTA 10.3.1 / 11.2.5.2):
+ * false when @p from -> @p to is illegal for @p type, else the required
+ * and optional attribute masks (ROCE_QP_STATE is always required).
+ */
+bool roce_qp_trans_masks(enum roce_qp_type type, enum roce_qp_state from,
+			 enum roce_qp_state to, uint32_t *req, uint32_t *opt);
+
+/** Requester: send what the SQ allows; returns packets generated. */
+int roce_req_run(struct roce_qp *qp, uint64_t now);
+
+/**
+ * Completer: an ACK, NAK, READ response or atomic ACK arrived. The worker
+ * has checked ICRC, QPN owner and QP state; it frees @p m after the call
+ * (engines copy what they keep and never free or keep @p m).
+ */
+void roce_comp_rx(struct roce_qp *qp, struct rte_mbuf *m,
+		  const void *pkt /* struct roce_pkt */, uint64_t now);
+
+/** Responder: a request arrived (same @p m ownership as roce_comp_rx()). */
+void roce_resp_rx(struct roce_qp *qp, struct rte_mbuf *m,
+		  const void *pkt /* struct roce_pkt */, uint64_t now);
+
+/**
+ * Responder: send pending READ responses, atomic ACKs and the coalesced
+ * ACK/NAK; re-queues itself on the worker while output remains.
+ */
+int roce_resp_run(struct roce_qp *qp, uint64_t now);
+
+/** Responder: clear its state (RESET->INIT; epsn from attr.rq_psn at RTR). */
+void roce_resp_reset(struct roce_qp *qp);
+
+/** Responder: free what roce_resp_reset()/the engine allocated (destroy). */
+void roce_resp_fini(struct roce_qp *qp);
+
+/** Reset engine state for RESET->INIT and apply PSNs at RTR/RTS. */
+void roce_engines_reset(struct roce_qp *qp);
+
+#endif /* ROCE_QP_H */

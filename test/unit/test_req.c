@@ -1,0 +1,1057 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Requester and completer (roce_req.c, roce_comp.c) driven alone: one
+ * device whose worker transmits into a capturing callback. Requests are
+ * posted through the public API and the frames the requester makes are
+ * parsed and checked; the peer's responses (ACK, NAK, RNR NAK, READ
+ * responses, atomic ACKs) are built with roce_build and fed to
+ * roce_worker_rx(). Time is a hand-advanced TSC.
+ */
+#include <string.h>
+
+#include <rte_byteorder.h>
+#include <rte_cycles.h>
+#include <rte_malloc.h>
+
+#include "roce_build.h"
+#include "roce_engine.h"
+#include "roce_icrc.h"
+#include "roce_parse.h"
+#include "roce_qp.h"
+#include "roce_worker.h"
+#include "test_common.h"
+
+#define CAP_MAX 1024
+#define BUF_SIZE (1u << 20)
+#define PEER_QPN 0x123456u
+
+struct capture {
+	struct rte_mbuf *m[CAP_MAX];
+	unsigned int n;
+	uint64_t overflow;
+};
+
+static struct {
+	struct roce_device *dev;
+	struct roce_worker *w;
+	struct roce_pd *pd;
+	struct roce_cq *cq;
+	struct roce_mr *mr;
+	uint8_t *buf;
+	struct capture cap;
+	uint64_t now;
+} fx;
+
+static const uint8_t local_mac[6] = { 0x02, 0, 0, 0, 0, 0x01 };
+static const uint8_t peer_mac[6] = { 0x02, 0, 0, 0, 0, 0x02 };
+static const uint8_t local_ip[4] = { 10, 0, 0, 1 };
+static const uint8_t peer_ip[4] = { 10, 0, 0, 2 };
+
+static void
+gid_v4(union roce_gid *g, const uint8_t ip[4])
+{
+	memset(g, 0, sizeof(*g));
+	g->raw[10] = 0xff;
+	g->raw[11] = 0xff;
+	memcpy(&g->raw[12], ip, 4);
+}
+
+static uint16_t
+cap_tx(void *ctx, struct rte_mbuf **pkts, uint16_t n)
+{
+	struct capture *c = ctx;
+	uint16_t i;
+
+	for (i = 0; i < n; i++) {
+		if (c->n < CAP_MAX)
+			c->m[c->n++] = pkts[i];
+		else {
+			c->overflow++;
+			rte_pktmbuf_free(pkts[i]);
+		}
+	}
+	return n;
+}
+
+static void
+cap_reset(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < fx.cap.n; i++)
+		rte_pktmbuf_free(fx.cap.m[i]);
+	fx.cap.n = 0;
+}
+
+/*
+ * Poll until the worker is idle (two polls in a row send nothing: a QP
+ * re-queued by a timer or a completion runs at the next poll); returns the
+ * frames captured meanwhile.
+ */
+static unsigned int
+run(void)
+{
+	unsigned int before = fx.cap.n;
+	int i, idle = 0;
+
+	for (i = 0; i < 1000 && idle < 2; i++)
+		idle = roce_worker_poll(fx.w, fx.now) == 0 ? idle + 1 : 0;
+	return fx.cap.n - before;
+}
+
+static uint8_t
+pattern(uint32_t i)
+{
+	return (uint8_t)(i * 7 + 3);
+}
+
+static int
+suite_init(void)
+{
+	struct roce_device_config cfg;
+	uint32_t i;
+
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.name = "req";
+	memcpy(cfg.mac, local_mac, 6);
+	gid_v4(&cfg.gid[0], local_ip);
+	cfg.gid_valid[0] = true;
+	cfg.max_qp = 64;
+	cfg.max_mr = 64;
+	cfg.hdr_pool = test_mbuf_pool();
+	cfg.socket_id = SOCKET_ID_ANY;
+	fx.dev = roce_device_create(&cfg);
+	if (fx.dev == NULL)
+		return -1;
+	fx.w = roce_worker_create(fx.dev, cap_tx, &fx.cap);
+	fx.pd = fx.w != NULL ? roce_alloc_pd(fx.dev) : NULL;
+	fx.cq = fx.pd != NULL ? roce_create_cq(fx.w, 1024) : NULL;
+	fx.buf = rte_zmalloc("req_buf", BUF_SIZE, 64);
+	if (fx.cq == NULL || fx.buf == NULL)
+		return -1;
+	for (i = 0; i < BUF_SIZE; i++)
+		fx.buf[i] = pattern(i);
+	fx.mr = roce_reg_mr(fx.pd, fx.buf, BUF_SIZE,
+			    ROCE_ACCESS_LOCAL_WRITE | ROCE_ACCESS_REMOTE_READ |
+			    ROCE_ACCESS_REMOTE_WRITE | ROCE_ACCESS_MW_BIND);
+	fx.now = 1000000;
+	return fx.mr != NULL ? 0 : -1;
+}
+
+static int
+suite_fini(void)
+{
+	cap_reset();
+	roce_dereg_mr(fx.mr);
+	roce_destroy_cq(fx.cq);
+	roce_dealloc_pd(fx.pd);
+	roce_worker_destroy(fx.w);
+	roce_device_destroy(fx.dev);
+	rte_free(fx.buf);
+	return 0;
+}
+
+struct qp_params {
+	enum roce_qp_type type;
+	enum roce_mtu mtu;
+	uint32_t sq_psn;
+	uint8_t timeout;
+	uint8_t retry_cnt;
+	uint8_t rnr_retry;
+	uint8_t max_rd_atomic;
+	uint32_t qkey;
+};
+
+static const struct qp_params rc_default = {
+	.type = ROCE_QPT_RC, .mtu = ROCE_MTU_256, .sq_psn = 100,
+	.timeout = 14, .retry_cnt = 7, .rnr_retry = 7, .max_rd_atomic = 16,
+};
+
+/* Create a QP and take it to RTS through modify_qp. */
+static struct roce_qp *
+make_qp(const struct qp_params *p)
+{
+	struct roce_qp_init_attr init;
+	struct roce_qp_attr a;
+	struct roce_qp *qp;
+	int mask;
+
+	memset(&init, 0, sizeof(init));
+	init.qp_type = p->type;
+	init.send_cq = fx.cq;
+	init.recv_cq = fx.cq;
+	init.cap.max_send_wr = 256;
+	init.cap.max_recv_wr = 16;
+	init.cap.max_send_sge = 4;
+	init.cap.max_recv_sge = 4;
+	init.cap.max_inline_data = 64;
+	qp = roce_create_qp(fx.pd, &init);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(qp);
+
+	memset(&a, 0, sizeof(a));
+	a.qp_state = ROCE_QPS_INIT;
+	a.port_num = 1;
+	a.qkey = p->qkey;
+	a.qp_access_flags = ROCE_ACCESS_REMOTE_WRITE | ROCE_ACCESS_REMOTE_READ;
+	mask = ROCE_QP_STATE | ROCE_QP_PKEY_INDEX | ROCE_QP_PORT;
+	mask |= p->type == ROCE_QPT_UD ? ROCE_QP_QKEY : ROCE_QP_ACCESS_FLAGS;
+	CU_ASSERT_EQUAL_FATAL(roce_modify_qp(qp, &a, mask), 0);
+
+	memset(&a, 0, sizeof(a));
+	a.qp_state = ROCE_QPS_RTR;
+	mask = ROCE_QP_STATE;
+	if (p->type != ROCE_QPT_UD) {
+		gid_v4(&a.ah_attr.dgid, peer_ip);
+		memcpy(a.ah_attr.dmac, peer_mac, 6);
+		a.ah_attr.hop_limit = 64;
+		a.path_mtu = p->mtu;
+		a.dest_qp_num = PEER_QPN;
+		a.rq_psn = 5000;
+		mask |= ROCE_QP_AV | ROCE_QP_PATH_MTU | ROCE_QP_DEST_QPN |
+			ROCE_QP_RQ_PSN;
+	}
+	if (p->type == ROCE_QPT_RC) {
+		a.max_dest_rd_atomic = 4;
+		a.min_rnr_timer = 1;
+		mask |= ROCE_QP_MAX_DEST_RD_ATOMIC | ROCE_QP_MIN_RNR_TIMER;
+	}
+	CU_ASSERT_EQUAL_FATAL(roce_modify_qp(qp, &a, mask), 0);
+
+	memset(&a, 0, sizeof(a));
+	a.qp_state = ROCE_QPS_RTS;
+	a.sq_psn = p->sq_psn;
+	mask = ROCE_QP_STATE | ROCE_QP_SQ_PSN;
+	if (p->type == ROCE_QPT_RC) {
+		a.timeout = p->timeout;
+		a.retry_cnt = p->retry_cnt;
+		a.rnr_retry = p->rnr_retry;
+		a.max_rd_atomic = p->max_rd_atomic;
+		mask |= ROCE_QP_TIMEOUT | ROCE_QP_RETRY_CNT |
+			ROCE_QP_RNR_RETRY | ROCE_QP_MAX_QP_RD_ATOMIC;
+	}
+	CU_ASSERT_EQUAL_FATAL(roce_modify_qp(qp, &a, mask), 0);
+	return qp;
+}
+
+static void
+drop_qp(struct roce_qp *qp)
+{
+	struct roce_wc wc[16];
+
+	CU_ASSERT_EQUAL(roce_destroy_qp(qp), 0);
+	while (roce_poll_cq(fx.cq, wc, 16) > 0)
+		;
+	cap_reset();
+}
+
+static enum roce_qp_state
+qp_state(struct roce_qp *qp)
+{
+	struct roce_qp_attr a;
+	struct roce_qp_init_attr i;
+
+	CU_ASSERT_EQUAL(roce_query_qp(qp, &a, &i), 0);
+	return a.qp_state;
+}
+
+/* Post one WR with one SGE (len 0: no SGE). */
+static void
+post(struct roce_qp *qp, struct roce_send_wr *wr, uint64_t off, uint32_t len)
+{
+	static struct roce_sge sge;
+	unsigned int posted;
+
+	sge.addr = (uintptr_t)fx.buf + off;
+	sge.length = len;
+	sge.lkey = roce_mr_lkey(fx.mr);
+	wr->sg_list = &sge;
+	wr->num_sge = len != 0 ? 1 : 0;
+	CU_ASSERT_EQUAL_FATAL(roce_post_send(qp, wr, 1, &posted), 0);
+}
+
+static void
+post_op(struct roce_qp *qp, enum roce_wr_opcode op, uint64_t wr_id,
+	uint64_t off, uint32_t len, uint32_t flags)
+{
+	struct roce_send_wr wr;
+
+	memset(&wr, 0, sizeof(wr));
+	wr.wr_id = wr_id;
+	wr.opcode = op;
+	wr.send_flags = flags;
+	wr.rdma.remote_addr = 0x10000000ULL + off;
+	wr.rdma.rkey = 0xabcd01;
+	post(qp, &wr, off, len);
+}
+
+/* Parse captured frame @p i; its ICRC must verify. */
+static void
+frame(unsigned int i, struct roce_pkt *pkt)
+{
+	CU_ASSERT_FATAL(i < fx.cap.n);
+	CU_ASSERT_EQUAL_FATAL(roce_parse(fx.cap.m[i], pkt), 0);
+	CU_ASSERT_EQUAL(roce_icrc_verify_mbuf(fx.cap.m[i], pkt->l3_off), 0);
+}
+
+static uint32_t
+frame_psn(const struct roce_pkt *pkt)
+{
+	return roce_bth_psn(roce_pkt_bth(pkt));
+}
+
+/* Bytes of the payload of @p pkt equal @p expect. */
+static bool
+payload_is(const struct roce_pkt *pkt, const uint8_t *expect, uint32_t len)
+{
+	uint8_t tmp[4096];
+
+	if (pkt->payload_len != len || len > sizeof(tmp))
+		return false;
+	if (len == 0)
+		return true;
+	return memcmp(rte_pktmbuf_read(pkt->m, pkt->payload_off, len, tmp),
+		      expect, len) == 0;
+}
+
+/* A response from the peer to @p qp, fed to the worker. */
+static void
+inject(struct roce_qp *qp, uint8_t opcode, uint32_t psn, uint8_t syndrome,
+       const void *payload, uint32_t len, uint64_t orig)
+{
+	struct roce_hdr_fields h;
+	struct rte_mbuf *m;
+	union roce_gid g;
+
+	memset(&h, 0, sizeof(h));
+	memcpy(h.dst_mac.addr_bytes, local_mac, 6);
+	memcpy(h.src_mac.addr_bytes, peer_mac, 6);
+	h.ip_ver = 4;
+	h.ttl = 64;
+	gid_v4(&g, peer_ip);
+	memcpy(h.sgid, g.raw, 16);
+	gid_v4(&g, local_ip);
+	memcpy(h.dgid, g.raw, 16);
+	h.udp_sport = 0xc123;
+	h.opcode = opcode;
+	h.pkey = 0xffff;
+	h.dqpn = roce_qp_num(qp);
+	h.psn = psn & ROCE_PSN_MASK;
+	h.syndrome = syndrome;
+	h.msn = 1;
+	h.orig = orig;
+	m = rte_pktmbuf_alloc(test_mbuf_pool());
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+	if (len != 0)
+		memcpy(rte_pktmbuf_append(m, (uint16_t)len), payload, len);
+	CU_ASSERT_EQUAL_FATAL(roce_build_mbuf(m, &h), 0);
+	CU_ASSERT_EQUAL_FATAL(roce_icrc_fill_mbuf(m, m->l2_len), 0);
+	CU_ASSERT_EQUAL(roce_worker_rx(fx.w, &m, 1, fx.now), 1);
+}
+
+static uint8_t
+syn_ack(void)
+{
+	return roce_syndrome(ROCE_AETH_ACK, ROCE_AETH_CREDIT_INVALID);
+}
+
+static void
+ack(struct roce_qp *qp, uint32_t psn)
+{
+	inject(qp, ROCE_OP_RC_ACK, psn, syn_ack(), NULL, 0, 0);
+}
+
+static int
+poll_wc(struct roce_wc *wc, int n)
+{
+	return roce_poll_cq(fx.cq, wc, n);
+}
+
+/* ------------------------------------------------------------------ */
+
+/* SEND segmentation at one MTU, starting near the PSN wrap. */
+static void
+check_send_segmentation(enum roce_mtu mtu_code)
+{
+	uint32_t mtu = roce_mtu_bytes(mtu_code);
+	uint32_t lens[] = { 0, 1, mtu - 1, mtu, mtu + 1, 3 * mtu + 5 };
+	struct qp_params p = rc_default;
+	struct roce_qp *qp;
+	uint32_t psn, k;
+
+	p.mtu = mtu_code;
+	p.sq_psn = ROCE_PSN_MASK - 2;	/* crosses 0xffffff -> 0 */
+	qp = make_qp(&p);
+	psn = p.sq_psn;
+	for (k = 0; k < RTE_DIM(lens); k++) {
+		uint32_t len = lens[k], n = roce_msg_npkts(len, mtu), i;
+		struct roce_wc wc[2];
+
+		cap_reset();
+		post_op(qp, ROCE_WR_SEND, k, 64, len, ROCE_SEND_SIGNALED);
+		CU_ASSERT_EQUAL(run(), n);
+		for (i = 0; i < n && i < fx.cap.n; i++) {
+			struct roce_pkt pkt;
+			const struct roce_bth *bth;
+			uint32_t plen = RTE_MIN(mtu, len - i * mtu);
+			uint8_t op;
+
+			frame(i, &pkt);
+			bth = roce_pkt_bth(&pkt);
+			op = n == 1 ? ROCE_OP_RC_SEND_ONLY :
+			     i == 0 ? ROCE_OP_RC_SEND_FIRST :
+			     i == n - 1 ? ROCE_OP_RC_SEND_LAST :
+					  ROCE_OP_RC_SEND_MIDDLE;
+			CU_ASSERT_EQUAL(pkt.opcode, op);
+			CU_ASSERT_EQUAL(frame_psn(&pkt), roce_psn_add(psn, i));
+			CU_ASSERT_EQUAL(roce_bth_dqpn(bth), PEER_QPN);
+			CU_ASSERT_EQUAL(roce_bth_pad(bth), (-plen) & 3);
+			CU_ASSERT_EQUAL(roce_bth_ackreq(bth), i == n - 1);
+			CU_ASSERT(payload_is(&pkt, fx.buf + 64 + i * mtu, plen));
+		}
+		CU_ASSERT_EQUAL(poll_wc(wc, 2), 0);	/* RC waits for the ACK */
+		ack(qp, roce_psn_add(psn, n - 1));
+		CU_ASSERT_EQUAL_FATAL(poll_wc(wc, 2), 1);
+		CU_ASSERT_EQUAL(wc[0].status, ROCE_WC_SUCCESS);
+		CU_ASSERT_EQUAL(wc[0].opcode, ROCE_WC_SEND);
+		CU_ASSERT_EQUAL(wc[0].wr_id, k);
+		CU_ASSERT_EQUAL(wc[0].byte_len, len);
+		psn = roce_psn_add(psn, n);
+	}
+	CU_ASSERT_EQUAL(qp->stats.tx_pkts, 1 + 1 + 1 + 1 + 2 + 4);
+	drop_qp(qp);
+}
+
+static void
+test_segmentation_256(void)
+{
+	check_send_segmentation(ROCE_MTU_256);
+}
+
+static void
+test_segmentation_4096(void)
+{
+	check_send_segmentation(ROCE_MTU_4096);
+}
+
+/* WRITE with immediate: RETH on FIRST only, ImmDt on LAST only. */
+static void
+test_write_imm_headers(void)
+{
+	struct roce_qp *qp = make_qp(&rc_default);
+	struct roce_send_wr wr;
+	struct roce_pkt pkt;
+	uint32_t len = 3 * 256 + 5;
+	unsigned int i;
+
+	memset(&wr, 0, sizeof(wr));
+	wr.opcode = ROCE_WR_RDMA_WRITE_WITH_IMM;
+	wr.send_flags = ROCE_SEND_SIGNALED | ROCE_SEND_SOLICITED;
+	wr.imm_data = rte_cpu_to_be_32(0xdeadbeef);
+	wr.rdma.remote_addr = 0x123456789000ULL;
+	wr.rdma.rkey = 0x4242;
+	post(qp, &wr, 0, len);
+	CU_ASSERT_EQUAL_FATAL(run(), 4);
+	for (i = 0; i < 4; i++) {
+		frame(i, &pkt);
+		CU_ASSERT_EQUAL(pkt.opcode, i == 0 ? ROCE_OP_RC_RDMA_WRITE_FIRST :
+			i == 3 ? ROCE_OP_RC_RDMA_WRITE_LAST_IMM :
+				 ROCE_OP_RC_RDMA_WRITE_MIDDLE);
+		CU_ASSERT_EQUAL(roce_pkt_reth(&pkt) != NULL, i == 0);
+		CU_ASSERT_EQUAL(roce_pkt_immdt(&pkt) != NULL, i == 3);
+		CU_ASSERT_EQUAL(roce_bth_se(roce_pkt_bth(&pkt)), i == 3);
+	}
+	frame(0, &pkt);
+	CU_ASSERT_EQUAL(roce_reth_va(roce_pkt_reth(&pkt)), 0x123456789000ULL);
+	CU_ASSERT_EQUAL(roce_reth_rkey(roce_pkt_reth(&pkt)), 0x4242);
+	CU_ASSERT_EQUAL(roce_reth_len(roce_pkt_reth(&pkt)), len);
+	frame(3, &pkt);
+	CU_ASSERT_EQUAL(roce_immdt_imm(roce_pkt_immdt(&pkt)), 0xdeadbeef);
+	CU_ASSERT(payload_is(&pkt, fx.buf + 3 * 256, 5));
+	drop_qp(qp);
+}
+
+/* AckReq at least every ROCE_REQ_ACKREQ_EVERY packets of a long message. */
+static void
+test_ackreq_every_n(void)
+{
+	struct roce_qp *qp = make_qp(&rc_default);
+	uint32_t n = 130, i;
+
+	post_op(qp, ROCE_WR_SEND, 1, 0, n * 256, ROCE_SEND_SIGNALED);
+	CU_ASSERT_EQUAL_FATAL(run(), n);
+	for (i = 0; i < n; i++) {
+		struct roce_pkt pkt;
+		bool expect = (i + 1) % ROCE_REQ_ACKREQ_EVERY == 0 ||
+			      i == n - 1;
+
+		frame(i, &pkt);
+		CU_ASSERT_EQUAL(roce_bth_ackreq(roce_pkt_bth(&pkt)), expect);
+	}
+	drop_qp(qp);
+}
+
+/* A READ of n response packets advances the PSN by n (IBTA 9.7.4.1.3). */
+static void
+test_read_psn_and_data(void)
+{
+	struct roce_qp *qp = make_qp(&rc_default);
+	uint32_t len = 3 * 256 + 5, psn = rc_default.sq_psn, i;
+	uint64_t dst = 512 * 1024;
+	struct roce_pkt pkt;
+	struct roce_wc wc[4];
+	uint8_t data[1024];
+
+	memset(fx.buf + dst, 0, len);
+	post_op(qp, ROCE_WR_RDMA_READ, 7, dst, len, ROCE_SEND_SIGNALED);
+	post_op(qp, ROCE_WR_SEND, 8, 0, 10, ROCE_SEND_SIGNALED);
+	CU_ASSERT_EQUAL_FATAL(run(), 2);
+	frame(0, &pkt);
+	CU_ASSERT_EQUAL(pkt.opcode, ROCE_OP_RC_RDMA_READ_REQUEST);
+	CU_ASSERT_EQUAL(frame_psn(&pkt), psn);
+	CU_ASSERT_EQUAL(roce_reth_len(roce_pkt_reth(&pkt)), len);
+	CU_ASSERT_EQUAL(roce_reth_va(roce_pkt_reth(&pkt)),
+			0x10000000ULL + dst);
+	CU_ASSERT(roce_bth_ackreq(roce_pkt_bth(&pkt)));
+	frame(1, &pkt);
+	CU_ASSERT_EQUAL(pkt.opcode, ROCE_OP_RC_SEND_ONLY);
+	CU_ASSERT_EQUAL(frame_psn(&pkt), psn + 4);
+
+	for (i = 0; i < sizeof(data); i++)
+		data[i] = (uint8_t)(0x5a ^ i);
+	inject(qp, ROCE_OP_RC_RDMA_READ_RESPONSE_FIRST, psn, syn_ack(),
+	       data, 256, 0);
+	inject(qp, ROCE_OP_RC_RDMA_READ_RESPONSE_MIDDLE, psn + 1, 0,
+	       data + 256, 256, 0);
+	/* a duplicate of the MIDDLE is ignored */
+	inject(qp, ROCE_OP_RC_RDMA_READ_RESPONSE_MIDDLE, psn + 1, 0,
+	       data + 256, 256, 0);
+	CU_ASSERT_EQUAL(qp->stats.dup_acks, 1);
+	inject(qp, ROCE_OP_RC_RDMA_READ_RESPONSE_MIDDLE, psn + 2, 0,
+	       data + 512, 256, 0);
+	CU_ASSERT_EQUAL(poll_wc(wc, 4), 0);
+	inject(qp, ROCE_OP_RC_RDMA_READ_RESPONSE_LAST, psn + 3, syn_ack(),
+	       data + 768, 5, 0);
+	CU_ASSERT_EQUAL(memcmp(fx.buf + dst, data, len), 0);
+	CU_ASSERT_EQUAL_FATAL(poll_wc(wc, 4), 1);
+	CU_ASSERT_EQUAL(wc[0].wr_id, 7);
+	CU_ASSERT_EQUAL(wc[0].opcode, ROCE_WC_RDMA_READ);
+	CU_ASSERT_EQUAL(wc[0].status, ROCE_WC_SUCCESS);
+	CU_ASSERT_EQUAL(wc[0].byte_len, len);
+	ack(qp, psn + 4);
+	CU_ASSERT_EQUAL_FATAL(poll_wc(wc, 4), 1);
+	CU_ASSERT_EQUAL(wc[0].wr_id, 8);
+	for (i = 0; i < len; i++)
+		fx.buf[dst + i] = pattern((uint32_t)(dst + i));
+	drop_qp(qp);
+}
+
+/* A READ response implicitly acknowledges the SEND before it (9.7.5.1). */
+static void
+test_read_response_implicit_ack(void)
+{
+	struct roce_qp *qp = make_qp(&rc_default);
+	uint32_t psn = rc_default.sq_psn;
+	uint64_t dst = 600 * 1024;
+	struct roce_wc wc[4];
+	uint8_t data[8] = { 1, 2, 3, 4, 5, 6, 7, 8 };
+
+	post_op(qp, ROCE_WR_SEND, 1, 0, 16, ROCE_SEND_SIGNALED);
+	post_op(qp, ROCE_WR_RDMA_READ, 2, dst, 8, ROCE_SEND_SIGNALED);
+	CU_ASSERT_EQUAL_FATAL(run(), 2);
+	inject(qp, ROCE_OP_RC_RDMA_READ_RESPONSE_ONLY, psn + 1, syn_ack(),
+	       data, 8, 0);
+	CU_ASSERT_EQUAL_FATAL(poll_wc(wc, 4), 2);
+	CU_ASSERT_EQUAL(wc[0].wr_id, 1);
+	CU_ASSERT_EQUAL(wc[1].wr_id, 2);
+	CU_ASSERT_EQUAL(memcmp(fx.buf + dst, data, 8), 0);
+	drop_qp(qp);
+}
+
+/* No more than max_rd_atomic READ/atomic outstanding. */
+static void
+test_max_rd_atomic_stall(void)
+{
+	struct qp_params p = rc_default;
+	struct roce_qp *qp;
+	struct roce_pkt pkt;
+	struct roce_wc wc[4];
+	uint64_t v = 0;
+
+	p.max_rd_atomic = 2;
+	qp = make_qp(&p);
+	post_op(qp, ROCE_WR_RDMA_READ, 1, 700000, 8, ROCE_SEND_SIGNALED);
+	post_op(qp, ROCE_WR_RDMA_READ, 2, 700008, 8, ROCE_SEND_SIGNALED);
+	post_op(qp, ROCE_WR_RDMA_READ, 3, 700016, 8, ROCE_SEND_SIGNALED);
+	CU_ASSERT_EQUAL(run(), 2);
+	CU_ASSERT(qp->req.wait_rd_atomic);
+	CU_ASSERT(qp->stats.req_stalls > 0);
+	inject(qp, ROCE_OP_RC_RDMA_READ_RESPONSE_ONLY, p.sq_psn, syn_ack(),
+	       &v, 8, 0);
+	CU_ASSERT_EQUAL_FATAL(poll_wc(wc, 4), 1);
+	CU_ASSERT_EQUAL_FATAL(run(), 1);
+	frame(2, &pkt);
+	CU_ASSERT_EQUAL(pkt.opcode, ROCE_OP_RC_RDMA_READ_REQUEST);
+	CU_ASSERT_EQUAL(frame_psn(&pkt), p.sq_psn + 2);
+	drop_qp(qp);
+}
+
+/* A fenced WQE waits for the READ before it to complete. */
+static void
+test_fence(void)
+{
+	struct roce_qp *qp = make_qp(&rc_default);
+	uint32_t psn = rc_default.sq_psn;
+	struct roce_pkt pkt;
+	struct roce_wc wc[4];
+	uint64_t v = 0;
+
+	post_op(qp, ROCE_WR_RDMA_READ, 1, 700000, 8, ROCE_SEND_SIGNALED);
+	post_op(qp, ROCE_WR_SEND, 2, 0, 8,
+		ROCE_SEND_SIGNALED | ROCE_SEND_FENCE);
+	CU_ASSERT_EQUAL(run(), 1);
+	CU_ASSERT(qp->req.wait_fence);
+	inject(qp, ROCE_OP_RC_RDMA_READ_RESPONSE_ONLY, psn, syn_ack(),
+	       &v, 8, 0);
+	CU_ASSERT_EQUAL_FATAL(run(), 1);
+	frame(1, &pkt);
+	CU_ASSERT_EQUAL(pkt.opcode, ROCE_OP_RC_SEND_ONLY);
+	CU_ASSERT_EQUAL(frame_psn(&pkt), psn + 1);
+	ack(qp, psn + 1);
+	CU_ASSERT_EQUAL(poll_wc(wc, 4), 2);
+	drop_qp(qp);
+}
+
+/* UD: DETH with the WR's Q_Key or the QP's, addresses of the AH, no ACK. */
+static void
+test_ud_send(void)
+{
+	struct qp_params p = { .type = ROCE_QPT_UD, .sq_psn = 9,
+			       .qkey = 0x11111111 };
+	struct roce_qp *qp = make_qp(&p);
+	static const uint8_t dst_ip[4] = { 10, 0, 0, 9 };
+	static const uint8_t dmac[6] = { 0x02, 0, 0, 0, 0, 0x09 };
+	struct roce_ah_attr ah;
+	struct roce_send_wr wr;
+	struct roce_pkt pkt;
+	struct roce_wc wc[4];
+	const struct roce_deth *deth;
+
+	memset(&ah, 0, sizeof(ah));
+	gid_v4(&ah.dgid, dst_ip);
+	memcpy(ah.dmac, dmac, 6);
+	memset(&wr, 0, sizeof(wr));
+	wr.wr_id = 1;
+	wr.opcode = ROCE_WR_SEND;
+	wr.send_flags = ROCE_SEND_SIGNALED;
+	wr.ud.ah = &ah;
+	wr.ud.remote_qpn = 0x77;
+	wr.ud.remote_qkey = 0x22222222;
+	post(qp, &wr, 0, 100);
+	wr.wr_id = 2;
+	wr.opcode = ROCE_WR_SEND_WITH_IMM;
+	wr.imm_data = rte_cpu_to_be_32(0x01020304);
+	wr.ud.remote_qkey = 0x80000000;	/* privileged: use the QP's */
+	post(qp, &wr, 0, 4);
+	CU_ASSERT_EQUAL_FATAL(run(), 2);
+
+	frame(0, &pkt);
+	CU_ASSERT_EQUAL(pkt.opcode, ROCE_OP_UD_SEND_ONLY);
+	deth = roce_pkt_deth(&pkt);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(deth);
+	CU_ASSERT_EQUAL(roce_deth_qkey(deth), 0x22222222);
+	CU_ASSERT_EQUAL(roce_deth_sqpn(deth), roce_qp_num(qp));
+	CU_ASSERT_EQUAL(roce_bth_dqpn(roce_pkt_bth(&pkt)), 0x77);
+	CU_ASSERT_EQUAL(frame_psn(&pkt), 9);
+	CU_ASSERT_FALSE(roce_bth_ackreq(roce_pkt_bth(&pkt)));
+	CU_ASSERT_EQUAL(memcmp(&pkt.daddr4, dst_ip, 4), 0);
+	CU_ASSERT_EQUAL(memcmp(&pkt.saddr4, local_ip, 4), 0);
+	CU_ASSERT_EQUAL(memcmp(roce_pkt_eth(&pkt)->dst_addr.addr_bytes, dmac,
+			       6), 0);
+	CU_ASSERT(payload_is(&pkt, fx.buf, 100));
+
+	frame(1, &pkt);
+	CU_ASSERT_EQUAL(pkt.opcode, ROCE_OP_UD_SEND_ONLY_IMM);
+	CU_ASSERT_EQUAL(roce_deth_qkey(roce_pkt_deth(&pkt)), 0x11111111);
+	CU_ASSERT_EQUAL(roce_immdt_imm(roce_pkt_immdt(&pkt)), 0x01020304);
+	CU_ASSERT_EQUAL(frame_psn(&pkt), 10);
+
+	/* completed when sent */
+	CU_ASSERT_EQUAL_FATAL(poll_wc(wc, 4), 2);
+	CU_ASSERT_EQUAL(wc[0].wr_id, 1);
+	CU_ASSERT_EQUAL(wc[1].wr_id, 2);
+	CU_ASSERT_EQUAL(wc[1].status, ROCE_WC_SUCCESS);
+	drop_qp(qp);
+}
+
+/* UC: no AckReq, completion when the last packet is sent. */
+static void
+test_uc_send(void)
+{
+	struct qp_params p = rc_default;
+	struct roce_qp *qp;
+	struct roce_pkt pkt;
+	struct roce_wc wc[4];
+	unsigned int i;
+
+	p.type = ROCE_QPT_UC;
+	qp = make_qp(&p);
+	post_op(qp, ROCE_WR_RDMA_WRITE, 1, 0, 600, 0);	/* unsignaled */
+	post_op(qp, ROCE_WR_SEND, 2, 0, 10, ROCE_SEND_SIGNALED);
+	CU_ASSERT_EQUAL_FATAL(run(), 4);
+	for (i = 0; i < 4; i++) {
+		frame(i, &pkt);
+		CU_ASSERT_FALSE(roce_bth_ackreq(roce_pkt_bth(&pkt)));
+	}
+	frame(0, &pkt);
+	CU_ASSERT_EQUAL(pkt.opcode, ROCE_OP_UC_RDMA_WRITE_FIRST);
+	frame(3, &pkt);
+	CU_ASSERT_EQUAL(pkt.opcode, ROCE_OP_UC_SEND_ONLY);
+	CU_ASSERT_EQUAL(frame_psn(&pkt), p.sq_psn + 3);
+	/* the unsignaled WRITE retires silently, in order */
+	CU_ASSERT_EQUAL_FATAL(poll_wc(wc, 4), 1);
+	CU_ASSERT_EQUAL(wc[0].wr_id, 2);
+	CU_ASSERT_EQUAL(qp->sq.cons, qp->sq.prod);
+	drop_qp(qp);
+}
+
+/* Coalesced ACK completes several WQEs in order; dup and ghost ACKs ignored. */
+static void
+test_coalesced_dup_ghost_ack(void)
+{
+	struct roce_qp *qp = make_qp(&rc_default);
+	uint32_t psn = rc_default.sq_psn;
+	struct roce_wc wc[8];
+
+	post_op(qp, ROCE_WR_SEND, 1, 0, 8, ROCE_SEND_SIGNALED);
+	post_op(qp, ROCE_WR_RDMA_WRITE, 2, 0, 8, 0);
+	post_op(qp, ROCE_WR_SEND, 3, 0, 300, ROCE_SEND_SIGNALED);
+	CU_ASSERT_EQUAL_FATAL(run(), 4);
+	ack(qp, psn);				/* the first only */
+	CU_ASSERT_EQUAL_FATAL(poll_wc(wc, 8), 1);
+	CU_ASSERT_EQUAL(wc[0].wr_id, 1);
+	ack(qp, psn + 2);			/* WRITE + half the SEND */
+	CU_ASSERT_EQUAL(poll_wc(wc, 8), 0);
+	CU_ASSERT_EQUAL(qp->comp.psn, psn + 3);
+	ack(qp, psn + 1);			/* duplicate */
+	CU_ASSERT_EQUAL(qp->stats.dup_acks, 1);
+	ack(qp, psn + 50);			/* never sent */
+	CU_ASSERT_EQUAL(qp->stats.ghost_acks, 1);
+	CU_ASSERT_EQUAL(poll_wc(wc, 8), 0);
+	ack(qp, psn + 3);
+	CU_ASSERT_EQUAL_FATAL(poll_wc(wc, 8), 1);
+	CU_ASSERT_EQUAL(wc[0].wr_id, 3);
+	drop_qp(qp);
+}
+
+/* NAK sequence error in the middle of a message: resend from there. */
+static void
+test_go_back_n_mid_message(void)
+{
+	struct roce_qp *qp = make_qp(&rc_default);
+	uint32_t psn = rc_default.sq_psn;
+	struct roce_pkt pkt;
+	struct roce_wc wc[4];
+
+	post_op(qp, ROCE_WR_SEND, 1, 1000, 4 * 256, ROCE_SEND_SIGNALED);
+	post_op(qp, ROCE_WR_SEND, 2, 0, 8, ROCE_SEND_SIGNALED);
+	CU_ASSERT_EQUAL_FATAL(run(), 5);
+	cap_reset();
+	inject(qp, ROCE_OP_RC_ACK, psn + 2,
+	       roce_syndrome(ROCE_AETH_NAK, ROCE_NAK_PSN_SEQ_ERR), NULL, 0, 0);
+	CU_ASSERT_EQUAL(qp->stats.seq_naks, 1);
+	CU_ASSERT_EQUAL(qp->comp.retry_left, rc_default.retry_cnt);
+	CU_ASSERT_EQUAL_FATAL(run(), 3);
+	frame(0, &pkt);
+	CU_ASSERT_EQUAL(pkt.opcode, ROCE_OP_RC_SEND_MIDDLE);
+	CU_ASSERT_EQUAL(frame_psn(&pkt), psn + 2);
+	CU_ASSERT(payload_is(&pkt, fx.buf + 1000 + 512, 256));
+	frame(1, &pkt);
+	CU_ASSERT_EQUAL(pkt.opcode, ROCE_OP_RC_SEND_LAST);
+	CU_ASSERT_EQUAL(frame_psn(&pkt), psn + 3);
+	CU_ASSERT(payload_is(&pkt, fx.buf + 1000 + 768, 256));
+	CU_ASSERT(roce_bth_ackreq(roce_pkt_bth(&pkt)));
+	frame(2, &pkt);
+	CU_ASSERT_EQUAL(pkt.opcode, ROCE_OP_RC_SEND_ONLY);
+	CU_ASSERT_EQUAL(frame_psn(&pkt), psn + 4);
+	CU_ASSERT_EQUAL(qp->stats.retrans_pkts, 3);
+	/* a second NAK for the same PSN starts no second round */
+	inject(qp, ROCE_OP_RC_ACK, psn + 2,
+	       roce_syndrome(ROCE_AETH_NAK, ROCE_NAK_PSN_SEQ_ERR), NULL, 0, 0);
+	CU_ASSERT_EQUAL(run(), 0);
+	ack(qp, psn + 4);
+	CU_ASSERT_EQUAL(poll_wc(wc, 4), 2);
+	drop_qp(qp);
+}
+
+/* Out-of-sequence READ response: the READ is retried for the rest only. */
+static void
+test_read_retry_mid_response(void)
+{
+	struct roce_qp *qp = make_qp(&rc_default);
+	uint32_t psn = rc_default.sq_psn;
+	uint8_t data[1024];
+	struct roce_pkt pkt;
+	struct roce_wc wc[2];
+
+	memset(data, 0x33, sizeof(data));
+	post_op(qp, ROCE_WR_RDMA_READ, 1, 800000, 4 * 256, ROCE_SEND_SIGNALED);
+	CU_ASSERT_EQUAL_FATAL(run(), 1);
+	inject(qp, ROCE_OP_RC_RDMA_READ_RESPONSE_FIRST, psn, syn_ack(),
+	       data, 256, 0);
+	/* psn + 1 lost */
+	inject(qp, ROCE_OP_RC_RDMA_READ_RESPONSE_MIDDLE, psn + 2, 0,
+	       data, 256, 0);
+	CU_ASSERT_EQUAL(qp->stats.out_of_seq, 1);
+	CU_ASSERT_EQUAL_FATAL(run(), 1);
+	frame(1, &pkt);
+	CU_ASSERT_EQUAL(pkt.opcode, ROCE_OP_RC_RDMA_READ_REQUEST);
+	CU_ASSERT_EQUAL(frame_psn(&pkt), psn + 1);
+	CU_ASSERT_EQUAL(roce_reth_va(roce_pkt_reth(&pkt)),
+			0x10000000ULL + 800000 + 256);
+	CU_ASSERT_EQUAL(roce_reth_len(roce_pkt_reth(&pkt)), 3 * 256);
+	/* the responder answers the retried READ: FIRST at psn + 1 */
+	inject(qp, ROCE_OP_RC_RDMA_READ_RESPONSE_FIRST, psn + 1, syn_ack(),
+	       data, 256, 0);
+	inject(qp, ROCE_OP_RC_RDMA_READ_RESPONSE_MIDDLE, psn + 2, 0,
+	       data, 256, 0);
+	inject(qp, ROCE_OP_RC_RDMA_READ_RESPONSE_LAST, psn + 3, syn_ack(),
+	       data, 256, 0);
+	CU_ASSERT_EQUAL_FATAL(poll_wc(wc, 2), 1);
+	CU_ASSERT_EQUAL(wc[0].status, ROCE_WC_SUCCESS);
+	CU_ASSERT_EQUAL(fx.buf[800000 + 1023], 0x33);
+	drop_qp(qp);
+}
+
+/* Local ACK timeout: retry_cnt resends, then RETRY_EXC and ERR. */
+static void
+test_timeout_retry_exc(void)
+{
+	struct qp_params p = rc_default;
+	uint64_t step = rte_get_tsc_hz();	/* 1 s > 4.096 us * 2^14 */
+	struct roce_qp *qp;
+	struct roce_wc wc[4];
+	unsigned int i;
+
+	p.retry_cnt = 2;
+	qp = make_qp(&p);
+	post_op(qp, ROCE_WR_SEND, 1, 0, 8, ROCE_SEND_SIGNALED);
+	post_op(qp, ROCE_WR_SEND, 2, 0, 8, ROCE_SEND_SIGNALED);
+	CU_ASSERT_EQUAL_FATAL(run(), 2);
+	/* not yet expired */
+	fx.now += roce_ns_to_tsc(4096ULL << 13);
+	CU_ASSERT_EQUAL(run(), 0);
+	for (i = 0; i < p.retry_cnt; i++) {
+		fx.now += step;
+		CU_ASSERT_EQUAL(run(), 2);	/* both resent, go-back-N */
+	}
+	CU_ASSERT_EQUAL(qp->stats.retrans_pkts, 4);
+	fx.now += step;
+	CU_ASSERT_EQUAL(run(), 0);
+	CU_ASSERT_EQUAL(qp->stats.timeouts, p.retry_cnt + 1);
+	CU_ASSERT_EQUAL_FATAL(poll_wc(wc, 4), 2);
+	CU_ASSERT_EQUAL(wc[0].wr_id, 1);
+	CU_ASSERT_EQUAL(wc[0].status, ROCE_WC_RETRY_EXC_ERR);
+	CU_ASSERT_EQUAL(wc[0].vendor_err, ROCE_ERR_RETRY_EXC);
+	CU_ASSERT_EQUAL(wc[1].wr_id, 2);
+	CU_ASSERT_EQUAL(wc[1].status, ROCE_WC_WR_FLUSH_ERR);
+	CU_ASSERT_EQUAL(qp_state(qp), ROCE_QPS_ERR);
+	drop_qp(qp);
+}
+
+/* RNR NAK: wait the timer, resend; rnr_retry exhausted -> RNR_RETRY_EXC. */
+static void
+test_rnr_retry_exc(void)
+{
+	struct qp_params p = rc_default;
+	uint8_t rnr = roce_syndrome(ROCE_AETH_RNR_NAK, 14); /* 1.28 ms */
+	struct roce_qp *qp;
+	struct roce_pkt pkt;
+	struct roce_wc wc[4];
+
+	p.rnr_retry = 1;
+	qp = make_qp(&p);
+	post_op(qp, ROCE_WR_SEND, 1, 0, 8, ROCE_SEND_SIGNALED);
+	CU_ASSERT_EQUAL_FATAL(run(), 1);
+	inject(qp, ROCE_OP_RC_ACK, p.sq_psn, rnr, NULL, 0, 0);
+	CU_ASSERT_EQUAL(qp->stats.rnr_naks_rx, 1);
+	CU_ASSERT_EQUAL(run(), 0);		/* waiting */
+	fx.now += roce_ns_to_tsc(1000000);	/* 1 ms: still waiting */
+	CU_ASSERT_EQUAL(run(), 0);
+	fx.now += roce_ns_to_tsc(300000);	/* 1.3 ms: resend */
+	CU_ASSERT_EQUAL_FATAL(run(), 1);
+	frame(1, &pkt);
+	CU_ASSERT_EQUAL(frame_psn(&pkt), p.sq_psn);
+	CU_ASSERT_EQUAL(poll_wc(wc, 4), 0);
+	inject(qp, ROCE_OP_RC_ACK, p.sq_psn, rnr, NULL, 0, 0);
+	CU_ASSERT_EQUAL_FATAL(poll_wc(wc, 4), 1);
+	CU_ASSERT_EQUAL(wc[0].status, ROCE_WC_RNR_RETRY_EXC_ERR);
+	CU_ASSERT_EQUAL(qp_state(qp), ROCE_QPS_ERR);
+	drop_qp(qp);
+}
+
+/* Remote access NAK: the WQE fails, the QP goes to ERR, later ones flush. */
+static void
+test_remote_access_nak(void)
+{
+	struct roce_qp *qp = make_qp(&rc_default);
+	uint32_t psn = rc_default.sq_psn;
+	struct roce_wc wc[4];
+
+	post_op(qp, ROCE_WR_SEND, 1, 0, 8, 0);
+	post_op(qp, ROCE_WR_RDMA_WRITE, 2, 0, 8, 0);
+	post_op(qp, ROCE_WR_SEND, 3, 0, 8, 0);
+	CU_ASSERT_EQUAL_FATAL(run(), 3);
+	inject(qp, ROCE_OP_RC_ACK, psn + 1,
+	       roce_syndrome(ROCE_AETH_NAK, ROCE_NAK_REM_ACCESS_ERR),
+	       NULL, 0, 0);
+	CU_ASSERT_EQUAL_FATAL(poll_wc(wc, 4), 2);	/* unsignaled #1 silent */
+	CU_ASSERT_EQUAL(wc[0].wr_id, 2);
+	CU_ASSERT_EQUAL(wc[0].status, ROCE_WC_REM_ACCESS_ERR);
+	CU_ASSERT_EQUAL(wc[1].wr_id, 3);
+	CU_ASSERT_EQUAL(wc[1].status, ROCE_WC_WR_FLUSH_ERR);
+	CU_ASSERT_EQUAL(qp_state(qp), ROCE_QPS_ERR);
+	drop_qp(qp);
+}
+
+/* Fetch-and-add: AtomicETH out, original value into the SGE. */
+static void
+test_atomic(void)
+{
+	struct roce_qp *qp = make_qp(&rc_default);
+	uint32_t psn = rc_default.sq_psn;
+	struct roce_send_wr wr;
+	struct roce_pkt pkt;
+	struct roce_wc wc[2];
+	const struct roce_atmeth *a;
+	uint64_t got;
+
+	memset(&wr, 0, sizeof(wr));
+	wr.wr_id = 5;
+	wr.opcode = ROCE_WR_ATOMIC_FETCH_AND_ADD;
+	wr.send_flags = ROCE_SEND_SIGNALED;
+	wr.atomic.remote_addr = 0x8000;
+	wr.atomic.compare_add = 3;
+	wr.atomic.rkey = 0x77;
+	post(qp, &wr, 900000, 8);
+	CU_ASSERT_EQUAL_FATAL(run(), 1);
+	frame(0, &pkt);
+	CU_ASSERT_EQUAL(pkt.opcode, ROCE_OP_RC_FETCH_ADD);
+	a = roce_pkt_atmeth(&pkt);
+	CU_ASSERT_EQUAL(roce_atmeth_va(a), 0x8000);
+	CU_ASSERT_EQUAL(roce_atmeth_rkey(a), 0x77);
+	CU_ASSERT_EQUAL(roce_atmeth_swap_add(a), 3);
+	inject(qp, ROCE_OP_RC_ATOMIC_ACK, psn, syn_ack(), NULL, 0,
+	       0x1122334455667788ULL);
+	CU_ASSERT_EQUAL_FATAL(poll_wc(wc, 2), 1);
+	CU_ASSERT_EQUAL(wc[0].opcode, ROCE_WC_FETCH_ADD);
+	CU_ASSERT_EQUAL(wc[0].byte_len, 8);
+	memcpy(&got, fx.buf + 900000, 8);
+	CU_ASSERT_EQUAL(got, 0x1122334455667788ULL);
+	drop_qp(qp);
+}
+
+/* BIND_MW and LOCAL_INV run in SQ order and complete after the SEND. */
+static void
+test_local_wqes_in_order(void)
+{
+	struct roce_qp *qp = make_qp(&rc_default);
+	struct roce_mw *mw = roce_alloc_mw(fx.pd, ROCE_MW_TYPE_2);
+	struct roce_send_wr wr;
+	struct roce_wc wc[4];
+	uint32_t rkey;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mw);
+	rkey = (roce_mw_rkey(mw) & ~0xffu) | 0x42;
+	post_op(qp, ROCE_WR_SEND, 1, 0, 8, ROCE_SEND_SIGNALED);
+	memset(&wr, 0, sizeof(wr));
+	wr.wr_id = 2;
+	wr.opcode = ROCE_WR_BIND_MW;
+	wr.send_flags = ROCE_SEND_SIGNALED;
+	wr.bind_mw.mw = mw;
+	wr.bind_mw.mr = fx.mr;
+	wr.bind_mw.rkey = rkey;
+	wr.bind_mw.addr = (uintptr_t)fx.buf;
+	wr.bind_mw.length = 4096;
+	wr.bind_mw.access = ROCE_ACCESS_REMOTE_READ;
+	CU_ASSERT_EQUAL_FATAL(roce_post_send(qp, &wr, 1, NULL), 0);
+	memset(&wr, 0, sizeof(wr));
+	wr.wr_id = 3;
+	wr.opcode = ROCE_WR_LOCAL_INV;
+	wr.send_flags = ROCE_SEND_SIGNALED;
+	wr.invalidate_rkey = rkey;
+	CU_ASSERT_EQUAL_FATAL(roce_post_send(qp, &wr, 1, NULL), 0);
+	CU_ASSERT_EQUAL(run(), 1);
+	/* executed, but completed only after the SEND */
+	CU_ASSERT_EQUAL(qp->req.wqe_idx, qp->sq.prod);
+	CU_ASSERT_EQUAL(poll_wc(wc, 4), 0);
+	ack(qp, rc_default.sq_psn);
+	CU_ASSERT_EQUAL_FATAL(poll_wc(wc, 4), 3);
+	CU_ASSERT_EQUAL(wc[0].wr_id, 1);
+	CU_ASSERT_EQUAL(wc[1].wr_id, 2);
+	CU_ASSERT_EQUAL(wc[1].opcode, ROCE_WC_BIND_MW);
+	CU_ASSERT_EQUAL(wc[1].status, ROCE_WC_SUCCESS);
+	CU_ASSERT_EQUAL(wc[2].wr_id, 3);
+	CU_ASSERT_EQUAL(wc[2].opcode, ROCE_WC_LOCAL_INV);
+	CU_ASSERT_EQUAL(wc[2].status, ROCE_WC_SUCCESS);
+	/* invalidating it again fails: an error completion, QP to ERR */
+	CU_ASSERT_EQUAL_FATAL(roce_post_send(qp, &wr, 1, NULL), 0);
+	CU_ASSERT_EQUAL(run(), 0);
+	CU_ASSERT_EQUAL_FATAL(poll_wc(wc, 4), 1);
+	CU_ASSERT_EQUAL(wc[0].status, ROCE_WC_LOC_QP_OP_ERR);
+	CU_ASSERT_EQUAL(qp_state(qp), ROCE_QPS_ERR);
+	drop_qp(qp);
+	CU_ASSERT_EQUAL(roce_dealloc_mw(mw), 0);
+}
+
+/* The window: no more than max_inflight unacknowledged PSNs. */
+static void
+test_window(void)
+{
+	struct roce_qp *qp = make_qp(&rc_default);
+	uint32_t psn = rc_default.sq_psn;
+
+	qp->req.max_inflight = 8;
+	post_op(qp, ROCE_WR_SEND, 1, 0, 20 * 256, ROCE_SEND_SIGNALED);
+	CU_ASSERT_EQUAL(run(), 8);
+	ack(qp, psn + 2);
+	CU_ASSERT_EQUAL(run(), 3);
+	ack(qp, psn + 10);
+	CU_ASSERT_EQUAL(run(), 8);
+	drop_qp(qp);
+}
+
+static CU_TestInfo req_tests[] = {
+	{ "SEND segmentation, MTU 256", test_segmentation_256 },
+	{ "SEND segmentation, MTU 4096", test_segmentation_4096 },
+	{ "WRITE with immediate headers", test_write_imm_headers },
+	{ "AckReq every N packets", test_ackreq_every_n },
+	{ "READ PSN advance and data", test_read_psn_and_data },
+	{ "READ response implicit ACK", test_read_response_implicit_ack },
+	{ "max_rd_atomic stall", test_max_rd_atomic_stall },
+	{ "fence", test_fence },
+	{ "UD send", test_ud_send },
+	{ "UC send", test_uc_send },
+	{ "coalesced, duplicate, ghost ACK", test_coalesced_dup_ghost_ack },
+	{ "go-back-N from a middle PSN", test_go_back_n_mid_message },
+	{ "READ retried from a middle PSN", test_read_retry_mid_response },
+	{ "timeout retries then RETRY_EXC", test_timeout_retry_exc },
+	{ "RNR retries then RNR_RETRY_EXC", test_rnr_retry_exc },
+	{ "remote access NAK", test_remote_access_nak },
+	{ "atomic fetch-and-add", test_atomic },
+	{ "local WQEs in SQ order", test_local_wqes_in_order },
+	{ "send window", test_window },
+	CU_TEST_INFO_NULL,
+};
+
+static CU_SuiteInfo suites[] = {
+	{ "req", suite_init, suite_fini, NULL, NULL, req_tests },
+	CU_SUITE_INFO_NULL,
+};
+
+int
+main(int argc, char **argv)
+{
+	if (test_eal_init(argc, argv) != 0)
+		return 2;
+	return test_run(suites);
+}
