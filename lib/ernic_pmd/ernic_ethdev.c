@@ -16,6 +16,7 @@
 #include <rte_malloc.h>
 
 #include "ernic_priv.h"
+#include "ernic_regs.h"
 #include "rte_pmd_ernic.h"
 
 RTE_LOG_REGISTER(ernic_logtype, pmd.net.ernic, NOTICE);
@@ -55,6 +56,8 @@ static const char *const cnt_names[ERNIC_CNT_MAX] = {
 	[ERNIC_CNT_DROP_NOMBUF] = "drop_no_mbuf",
 	[ERNIC_CNT_DROP_EXC] = "drop_exception",
 	[ERNIC_CNT_DROP_STOPPED] = "tx_drop_stopped",
+	[ERNIC_CNT_RX_GSI] = "rx_gsi",
+	[ERNIC_CNT_DROP_GSI_RING_FULL] = "rx_drop_gsi_ring_full",
 };
 
 const char *
@@ -81,7 +84,8 @@ ernic_port_get(uint16_t port_id)
 uint64_t
 ernic_cnt_sum(const struct ernic_port *p, enum ernic_cnt c)
 {
-	uint64_t v = p->app_rx_cnt[c] + p->app_tx_cnt[c] + p->neigh.cnt[c];
+	uint64_t v = p->app_rx_cnt[c] + p->app_tx_cnt[c] + p->neigh.cnt[c] +
+		p->ctrl.cnt[c];
 	uint16_t i;
 
 	if (p->w != NULL)
@@ -262,7 +266,9 @@ ernic_roce_create(struct rte_eth_dev *dev)
 		cfg.gid_valid[i] = true;
 	}
 	cfg.max_qp = p->args.max_qps;
-	cfg.max_mr = RTE_MIN((uint32_t)ROCE_MAX_MR, 4 * p->args.max_qps);
+	/* the first ERNIC_PDT_ENTRIES keys are the register window's PD table */
+	cfg.max_mr = RTE_MIN((uint32_t)ROCE_MAX_MR,
+			     4 * p->args.max_qps + ERNIC_PDT_ENTRIES);
 	cfg.vlan = p->args.has_vlan;
 	cfg.vlan_tci = p->args.vlan;
 	cfg.hdr_pool = p->tx_pool;
@@ -277,8 +283,18 @@ ernic_roce_create(struct rte_eth_dev *dev)
 	ret = ernic_workers_create(p);
 	if (ret != 0)
 		goto fail;
+	/* first: it reserves the PD table's keys before any registration */
+	ret = ernic_regs_attach(p);
+	if (ret != 0)
+		goto fail;
+	ret = ernic_ctrl_create(p);
+	if (ret != 0)
+		goto fail;
 	return 0;
 fail:
+	ernic_ctrl_destroy(p);
+	ernic_regs_detach(p->regs);
+	ernic_workers_destroy(p);
 	if (p->rdev != NULL)
 		roce_device_destroy(p->rdev);
 	p->rdev = NULL;
@@ -449,6 +465,11 @@ ernic_dev_start(struct rte_eth_dev *dev)
 	ret = ernic_workers_start(p);
 	if (ret != 0)
 		goto stop_exc;
+	ret = ernic_ctrl_start(p);
+	if (ret != 0) {
+		ernic_workers_stop(p);
+		goto stop_exc;
+	}
 	p->started = true;
 	dev->data->rx_queue_state[0] = RTE_ETH_QUEUE_STATE_STARTED;
 	dev->data->tx_queue_state[0] = RTE_ETH_QUEUE_STATE_STARTED;
@@ -471,6 +492,7 @@ ernic_dev_stop(struct rte_eth_dev *dev)
 
 	if (!p->started)
 		return 0;
+	ernic_ctrl_stop(p);
 	ernic_workers_stop(p);
 	ernic_exc_stop(p);
 	rte_eth_dev_stop(p->under);
@@ -504,12 +526,16 @@ ernic_port_release(struct ernic_port *p)
 	bool under_ok = rte_eth_dev_is_valid_port(p->under);
 
 	if (p->started) {
+		ernic_ctrl_stop(p);
 		ernic_workers_stop(p);
 		ernic_exc_stop(p);
 		if (under_ok)
 			rte_eth_dev_stop(p->under);
 		p->started = false;
 	}
+	/* register QPs, CQs, MRs and PDs go before the workers and device */
+	ernic_regs_destroy(p);
+	ernic_ctrl_destroy(p);
 	ernic_workers_destroy(p);
 	if (p->rdev != NULL) {
 		int ret = roce_device_destroy(p->rdev);
@@ -896,6 +922,8 @@ ernic_probe(struct rte_vdev_device *vdev)
 	ret = ernic_rings_create(p);
 	if (ret == 0)
 		ret = ernic_neigh_init(p);
+	if (ret == 0)
+		ret = ernic_regs_create(p);
 	if (ret == 0)
 		ret = ernic_exc_create(p);
 	if (ret != 0)

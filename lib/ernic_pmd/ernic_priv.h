@@ -11,6 +11,9 @@
  *   ernic_neigh.c     ARP / IPv6 ND, neighbour table, resolution
  *   ernic_exception.c exception path to a kernel tap (net_tap)
  *   ernic_telemetry.c /ernic/... telemetry commands
+ *   ernic_regs.c      PG332 register window model (ernic_regs.h)
+ *   ernic_regs_flow.c register programming -> lib/roce objects
+ *   ernic_hs.c        hardware handshake ports
  *
  * Threads and ownership:
  * - worker i is run by one thread at a time (its DPDK service, or
@@ -103,6 +106,8 @@ enum ernic_cnt {
 	ERNIC_CNT_DROP_NOMBUF,		/**< no mbuf for a reply, request or copy */
 	ERNIC_CNT_DROP_EXC,		/**< exception tap ring or queue full */
 	ERNIC_CNT_DROP_STOPPED,		/**< frames to send while the port is stopped */
+	ERNIC_CNT_RX_GSI,		/**< QP1 frames queued for the control core */
+	ERNIC_CNT_DROP_GSI_RING_FULL,	/**< QP1 frames dropped: control core ring full */
 	ERNIC_CNT_MAX,
 };
 
@@ -153,6 +158,24 @@ struct ernic_txq {
 };
 
 struct ernic_port;
+struct ernic_regs;
+struct roce_cm;
+
+/**
+ * The control core (ernic_ctrl.c): owns QP1 and the connection manager.
+ * Workers hand QP1 frames to it through gsi_ring and never wait for it;
+ * it runs as the service "<port name>_cm" (or from rte_pmd_ernic_poll()).
+ * @c lock serialises the service iteration and the rte_pmd_ernic_cm_*
+ * calls of the application.
+ */
+struct ernic_ctrl {
+	struct roce_cm *cm;
+	struct rte_ring *gsi_ring;	/**< QP1 frames, MP (workers) / SC */
+	rte_spinlock_t lock;
+	uint32_t service_id;
+	bool service_registered;
+	uint64_t cnt[ERNIC_CNT_MAX];	/**< control core's own counters */
+};
 
 struct ernic_worker {
 	struct ernic_port *port;
@@ -238,6 +261,8 @@ struct ernic_port {
 	uint64_t app_rx_cnt[ERNIC_CNT_MAX];
 	uint64_t app_tx_cnt[ERNIC_CNT_MAX];
 	uint32_t rr_next;		/**< rte_pmd_ernic_pick_worker() cursor */
+	struct ernic_regs *regs;	/**< PG332 register window (ernic_regs.h) */
+	struct ernic_ctrl ctrl;		/**< QP1 / CM control core (ernic_ctrl.c) */
 	bool link_up;
 
 	/* xstats */
@@ -311,5 +336,14 @@ void ernic_exc_destroy(struct ernic_port *p);
 void ernic_exc_copy(struct ernic_worker *w, const struct rte_mbuf *m);
 /** Worker 0: move frames between the tap and the wire. */
 void ernic_exc_run(struct ernic_worker *w);
+
+/* ernic_ctrl.c */
+/** Create the CM, its ring and service; route the workers' QP1 to it. */
+int ernic_ctrl_create(struct ernic_port *p);
+int ernic_ctrl_start(struct ernic_port *p);
+void ernic_ctrl_stop(struct ernic_port *p);
+void ernic_ctrl_destroy(struct ernic_port *p);
+/** One iteration of the control core (its service function). */
+int32_t ernic_ctrl_run(void *arg);
 
 #endif /* ERNIC_PRIV_H */

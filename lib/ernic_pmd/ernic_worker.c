@@ -18,6 +18,7 @@
 #include <rte_service_component.h>
 
 #include "ernic_priv.h"
+#include "ernic_regs.h"
 #include "roce_worker.h"
 #include "rte_pmd_ernic.h"
 
@@ -52,6 +53,8 @@ ernic_worker_run(void *arg)
 		roce_worker_rx(w->rw, pkts, (uint16_t)n, now);
 
 	roce_worker_poll(w->rw, now);
+	/* register-window QPs of this worker: CQHEAD, RQ pointers, handshake */
+	ernic_regs_worker_poll(p, w->idx);
 
 	if (w->idx != 0)
 		return 0;
@@ -297,5 +300,8 @@ rte_pmd_ernic_poll(uint16_t port_id)
 		if (rte_service_run_iter_on_app_lcore(p->w[i].service_id,
 						      1) == 0)
 			ran++;
+	/* the control core (QP1, CM) after the workers: it sees their QP1 frames */
+	if (p->ctrl.service_registered)
+		rte_service_run_iter_on_app_lcore(p->ctrl.service_id, 1);
 	return ran;
 }

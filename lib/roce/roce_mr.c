@@ -116,7 +116,11 @@ key_read(const struct roce_device *dev, uint32_t key,
 	const struct roce_key_entry *e;
 	uint32_t idx = key >> 8, s1, s2;
 
-	if (unlikely(idx == 0 || idx >= dev->nb_keys))
+	/*
+	 * Index 0 is never valid (key 0 of a zeroed SGE fails) unless a
+	 * reserved fixed entry was registered there (roce_reg_mr_fixed).
+	 */
+	if (unlikely(idx >= dev->nb_keys))
 		return false;
 	e = &dev->keys[idx];
 	for (;;) {
@@ -257,8 +261,10 @@ key_index_alloc(struct roce_device *dev)
 
 	for (i = 0; i < dev->nb_keys - 1; i++) {
 		idx = dev->key_next;
-		dev->key_next = idx + 1 == dev->nb_keys ? 1 : idx + 1;
-		if (dev->keys[idx].type == ROCE_KEY_FREE)
+		dev->key_next = idx + 1 == dev->nb_keys ?
+			RTE_MAX(1u, dev->key_fixed) : idx + 1;
+		if (idx >= dev->key_fixed &&
+		    dev->keys[idx].type == ROCE_KEY_FREE)
 			return idx;
 	}
 	return 0;
@@ -278,12 +284,14 @@ mr_entry_fill(struct roce_key_entry *e, struct roce_mr *mr)
 	e->mr = mr;
 	e->mw = NULL;
 	e->qpn = 0;
+	e->fixed = 0;
 }
 
 static void
 entry_clear(struct roce_key_entry *e)
 {
 	e->type = ROCE_KEY_FREE;
+	e->fixed = 0;
 	e->access = 0;
 	e->pd = NULL;
 	e->va = 0;
@@ -631,8 +639,17 @@ roce_key_invalidate(struct roce_device *dev, const struct roce_pd *pd,
 	 * are not invalidatable).
 	 */
 	if (!(old & ROCE_KEY_VALID) || KEY_BYTE(old) != (rkey & 0xffu) ||
-	    e->type != ROCE_KEY_MW || e->mw == NULL ||
-	    e->mw->type != ROCE_MW_TYPE_2 || e->pd != pd) {
+	    e->pd != pd) {
+		key_write_abort(e, old);
+		return ROCE_ERR_LOC_QP_OP;
+	}
+	/* an ERNIC PD table entry (fixed MR) just stops granting access */
+	if (e->type == ROCE_KEY_MR && e->fixed) {
+		key_write_end(e, old, false, KEY_BYTE(old));
+		return ROCE_OK;
+	}
+	if (e->type != ROCE_KEY_MW || e->mw == NULL ||
+	    e->mw->type != ROCE_MW_TYPE_2) {
 		key_write_abort(e, old);
 		return ROCE_ERR_LOC_QP_OP;
 	}
@@ -647,4 +664,77 @@ roce_key_invalidate(struct roce_device *dev, const struct roce_pd *pd,
 	key_write_end(e, old, false, KEY_BYTE(old));
 	__atomic_fetch_sub(&mr->mw_bound, 1, __ATOMIC_SEQ_CST);
 	return ROCE_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* Fixed keys: the ERNIC PD table (lib/ernic_pmd/ernic_regs_flow.c)    */
+/* ------------------------------------------------------------------ */
+
+int
+roce_key_reserve_fixed(struct roce_device *dev, uint32_t n)
+{
+	uint32_t i;
+
+	if (dev == NULL || n >= dev->nb_keys)
+		return -EINVAL;
+	rte_spinlock_lock(&dev->ctl_lock);
+	for (i = 1; i < n; i++)
+		if (dev->keys[i].type != ROCE_KEY_FREE) {
+			rte_spinlock_unlock(&dev->ctl_lock);
+			return -EBUSY;
+		}
+	dev->key_fixed = n;
+	if (dev->key_next < n)
+		dev->key_next = RTE_MAX(1u, n);
+	rte_spinlock_unlock(&dev->ctl_lock);
+	return 0;
+}
+
+struct roce_mr *
+roce_reg_mr_fixed(struct roce_pd *pd, uint32_t index, uint8_t key, void *host,
+		  uint64_t va, size_t length, int access)
+{
+	struct roce_device *dev;
+	struct roce_key_entry *e;
+	struct roce_mr *mr;
+	uint32_t old;
+
+	if (pd == NULL || index >= pd->dev->key_fixed ||
+	    mr_check_range(host, length) < 0 || mr_check_access(access) < 0 ||
+	    (access & ROCE_ACCESS_ZERO_BASED) ||
+	    (uint64_t)length - 1 > UINT64_MAX - va) {
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	dev = pd->dev;
+	mr = rte_zmalloc_socket("roce_mr", sizeof(*mr), 0, dev->cfg.socket_id);
+	if (mr == NULL) {
+		rte_errno = ENOMEM;
+		return NULL;
+	}
+	mr->pd = pd;
+	mr->addr = host;
+	mr->length = length;
+	mr->access = access;
+	mr->index = index;
+	mr->lkey = mr->rkey = index << 8 | key;
+
+	rte_spinlock_lock(&dev->ctl_lock);
+	e = &dev->keys[index];
+	if (e->type != ROCE_KEY_FREE ||
+	    dev->nb_mr + dev->nb_mw >= dev->attr.max_mr) {
+		rte_spinlock_unlock(&dev->ctl_lock);
+		rte_free(mr);
+		rte_errno = EBUSY;
+		return NULL;
+	}
+	old = key_write_begin(e);
+	mr_entry_fill(e, mr);
+	e->va = va;
+	e->fixed = 1;
+	key_write_end(e, old, true, key);
+	dev->nb_mr++;
+	rte_spinlock_unlock(&dev->ctl_lock);
+	roce_pd_get(pd);
+	return mr;
 }

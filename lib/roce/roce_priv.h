@@ -148,7 +148,8 @@ struct roce_key_entry {
 	/** bit 31: valid, bits 8..30: generation, bits 0..7: key byte. */
 	uint32_t state;
 	uint8_t type;		/**< enum roce_key_type */
-	uint8_t pad[3];
+	uint8_t fixed;		/**< MR of roce_reg_mr_fixed(): invalidatable */
+	uint8_t pad[2];
 	int access;		/**< enum roce_access_flags */
 	struct roce_pd *pd;
 	uint64_t va;		/**< first valid address as the peer names it */
@@ -186,6 +187,8 @@ struct roce_device {
 	struct roce_key_entry *keys;
 	uint32_t nb_keys;
 	uint32_t key_next;		/**< allocation cursor */
+	/** Indexes [0, key_fixed) are for roce_reg_mr_fixed() only. */
+	uint32_t key_fixed;
 
 	uint32_t nb_pd, nb_mr, nb_mw, nb_cq, nb_qp, nb_srq, nb_worker;
 	uint32_t pd_handle_next;	/**< next roce_pd.handle */
@@ -361,6 +364,28 @@ enum roce_err roce_key_invalidate(struct roce_device *dev,
  */
 enum roce_err roce_mw_bind(struct roce_device *dev, struct roce_qp *qp,
 			   const struct roce_send_wqe *wqe);
+
+/**
+ * Keep key indexes [0, @p n) for roce_reg_mr_fixed(): roce_reg_mr() and
+ * roce_alloc_mw() allocate above them from now on (control path, before
+ * registrations). Used by the ERNIC PD table of the net_ernic register
+ * window, whose R_Keys name their entry directly. Returns 0, -EINVAL (@p n
+ * not below the table size) or -EBUSY (an MR or MW already uses one).
+ */
+int roce_key_reserve_fixed(struct roce_device *dev, uint32_t n);
+
+/**
+ * Register an MR at the reserved key index @p index with key byte @p key
+ * (key = index << 8 | key, lkey == rkey): the peer names [@p va, @p va +
+ * @p length) and the device reads and writes @p host. Unlike roce_reg_mr()
+ * the key byte is the caller's, and the region can be invalidated by a
+ * SEND with Invalidate naming its exact key (an ERNIC PD table entry).
+ * NULL with rte_errno: EINVAL (index not reserved, bad range or access),
+ * EBUSY (index in use), ENOMEM. Deregister with roce_dereg_mr().
+ */
+struct roce_mr *roce_reg_mr_fixed(struct roce_pd *pd, uint32_t index,
+				  uint8_t key, void *host, uint64_t va,
+				  size_t length, int access);
 
 /* ------------------------------------------------------------------ */
 /* CQ and SRQ                                                         */

@@ -1,0 +1,141 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * --loopback: the server and the client of a mode in one process, each on
+ * its own net_ernic port and its own lcore, with the side channel on an
+ * in-process socketpair (the same byte formats as over TCP).
+ *
+ * Ports: the first two net_ernic ports of the EAL; without them, a
+ * crossed pair of in-memory net_ring ports with a net_ernic port on each
+ * (198.18.0.1 and 198.18.0.2, pmtu 4096): no socket, no huge pages needed,
+ * mbufs passed by pointer. (A net_memif pair does not come up today: the
+ * PMD gives the underlying port 1 RX but 2 TX queues, and memif needs the
+ * peer's RX rings to match its TX rings: "Invalid ring index".)
+ * Placement: the client runs on the main lcore and polls its port inline;
+ * the server runs on the next lcore and polls its own port inline. Nobody
+ * else runs the workers (no service lcores), so two lcores are needed.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_errno.h>
+#include <rte_ethdev.h>
+#include <rte_launch.h>
+#include <rte_lcore.h>
+
+#include "bench.h"
+#include "port.h"
+#include "testpmd.h"
+
+#define LB_LINK_WAIT_S 5
+
+/*
+ * The server side on its lcore. Its objects are destroyed here too: a
+ * worker executes control operations (QP/CQ destroy) on the thread that
+ * polls it, and this is that thread.
+ */
+static int
+server_main(void *arg)
+{
+	struct bench *b = arg;
+	int ret = bench_run(b);
+
+	bench_destroy(b);
+	return ret;
+}
+
+static int
+lb_init(struct bench *b, const struct app_opts *o, uint16_t port,
+	bool server, volatile int *quit)
+{
+	memset(b, 0, sizeof(*b));
+	b->o = o;
+	b->mode = ernic_mode_find(o->mode->name);
+	b->server = server;
+	b->quit = quit;
+	b->port_id = port;
+	b->quiet = server;
+	b->out = server ? fopen("/dev/null", "w") : stdout;
+	if (b->out == NULL)
+		return -errno;
+	rte_eth_dev_get_name_by_port(port, b->port_name);
+	return bench_create(b);
+}
+
+int
+run_loopback(const struct app_opts *o, volatile int *quit)
+{
+	struct bench cli, srv;
+	struct chan ch[2];
+	uint16_t port[2];
+	unsigned int lcore, i;
+	int ret, sret;
+
+	lcore = rte_get_next_lcore(rte_get_main_lcore(), 1, 0);
+	if (lcore >= RTE_MAX_LCORE) {
+		fprintf(stderr, "ernic-testpmd: --loopback needs 2 lcores (e.g. EAL option -l 0-1): the main lcore runs the client, the next one the server\n");
+		return EXIT_USAGE;
+	}
+	if (port_nth(0, &port[0]) != 0 || port_nth(1, &port[1]) != 0) {
+		ret = port_make_loopback_pair(port);
+		if (ret != 0) {
+			fprintf(stderr, "ernic-testpmd: cannot create the loopback ports: %s\n",
+				rte_strerror(-ret));
+			return 1;
+		}
+	}
+	/*
+	 * Start both ports in EAL order (a memif server before its client,
+	 * which otherwise connects too early and waits to retry), then wait
+	 * for the links.
+	 */
+	for (i = 0; i < 2; i++) {
+		ret = port_start(port[i]);
+		if (ret != 0) {
+			fprintf(stderr, "ernic-testpmd: cannot start port %u: %s\n",
+				port[i], rte_strerror(-ret));
+			return 1;
+		}
+	}
+	for (i = 0; i < 2; i++)
+		port_wait_link(port[i], LB_LINK_WAIT_S);
+	ret = lb_init(&srv, o, port[1], true, quit);
+	if (ret == 0)
+		ret = lb_init(&cli, o, port[0], false, quit);
+	if (ret == 0)
+		ret = chan_pair(ch);
+	if (ret != 0) {
+		bench_destroy(&srv);
+		if (srv.out != NULL && srv.out != stdout)
+			fclose(srv.out);
+		return 1;
+	}
+	cli.ch.fd = ch[0].fd;
+	cli.ch.client = true;
+	srv.ch.fd = ch[1].fd;
+	srv.ch.client = false;
+	ret = rte_eal_remote_launch(server_main, &srv, lcore);
+	if (ret != 0) {
+		fprintf(stderr, "ernic-testpmd: cannot launch the server on lcore %u: %s\n",
+			lcore, rte_strerror(-ret));
+		*quit = 1;
+	} else {
+		ret = bench_run(&cli);
+		if (ret != 0) {
+			fprintf(stderr, "ernic-testpmd: loopback client failed: %s\n",
+				strerror(-ret));
+			*quit = 1;	/* stop a server waiting for us */
+		}
+		sret = rte_eal_wait_lcore(lcore);
+		if (ret == 0 && sret != 0) {
+			fprintf(stderr, "ernic-testpmd: loopback server failed: %s\n",
+				strerror(-sret));
+			ret = sret;
+		}
+	}
+	bench_destroy(&cli);
+	if (srv.qp != NULL)
+		bench_destroy(&srv);	/* never launched: nobody polled it */
+	fclose(srv.out);
+	return ret == 0 ? 0 : 1;
+}

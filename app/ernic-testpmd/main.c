@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * ernic-testpmd: perftest- and ibv_rc_pingpong-compatible benchmarks over
+ * net_ernic ports, a one-process loopback, and an interactive prompt.
+ *
+ *   ernic-testpmd [EAL options] -- MODE [perftest flags] [SERVER]
+ *   ernic-testpmd [EAL options] -- MODE --loopback [perftest flags]
+ *   ernic-testpmd [EAL options] -- -i
+ *
+ * The application arguments are parsed before the EAL starts, so a bad
+ * flag fails at once (exit 2) with the flag and the expected value named.
+ * Exit: 0 success, 1 a runtime failure, 2 bad arguments.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_eal.h>
+#include <rte_errno.h>
+#include <rte_ethdev.h>
+
+#include "bench.h"
+#include "port.h"
+#include "testpmd.h"
+#include "rte_pmd_ernic.h"
+
+static volatile int quit_signal;
+
+static void
+on_signal(int sig)
+{
+	(void)sig;
+	quit_signal = 1;
+}
+
+int
+run_benchmark(const struct app_opts *o, volatile int *quit)
+{
+	struct bench b;
+	int ret;
+
+	memset(&b, 0, sizeof(b));
+	b.o = o;
+	b.mode = ernic_mode_find(o->mode->name);
+	b.server = !app_opts_is_client(o);
+	b.out = stdout;
+	b.quit = quit;
+	if (port_find(o->device, &b.port_id) != 0) {
+		fprintf(stderr, "ernic-testpmd: bad value \"%s\" for -d: expected the name of a net_ernic port (add --vdev=net_ernic0,port=...,ip=... to the EAL options)\n",
+			o->device[0] != '\0' ? o->device : "(none)");
+		return EXIT_USAGE;
+	}
+	rte_eth_dev_get_name_by_port(b.port_id, b.port_name);
+	ret = port_start(b.port_id);
+	if (ret != 0) {
+		fprintf(stderr, "ernic-testpmd: cannot start %s: %s\n",
+			b.port_name, rte_strerror(-ret));
+		return 1;
+	}
+	port_wait_link(b.port_id, 5);
+	ret = bench_create(&b);
+	if (ret == -EINVAL || ret == -ENOENT) {
+		/* -m or -x that the port cannot honour */
+		bench_destroy(&b);
+		return EXIT_USAGE;
+	}
+	if (ret == 0)
+		ret = bench_run(&b);
+	bench_destroy(&b);
+	return ret == 0 ? 0 : 1;
+}
+
+int
+main(int argc, char **argv)
+{
+	char err[512];
+	struct app_opts o;
+	int i, sep = argc, ret;
+
+	for (i = 1; i < argc; i++)
+		if (strcmp(argv[i], "--") == 0) {
+			sep = i;
+			break;
+		}
+	ret = app_opts_parse(sep < argc ? argc - sep - 1 : 0,
+			     sep < argc ? argv + sep + 1 : NULL, &o, err,
+			     sizeof(err));
+	if (ret != 0) {
+		fprintf(stderr, "ernic-testpmd: %s\n", err);
+		return EXIT_USAGE;
+	}
+	if (o.help) {
+		app_opts_usage(stdout);
+		return 0;
+	}
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	ret = rte_eal_init(sep, argv);
+	if (ret < 0) {
+		fprintf(stderr, "ernic-testpmd: cannot initialise the EAL: %s\n",
+			rte_strerror(rte_errno));
+		return 1;
+	}
+	if (o.interactive)
+		ret = run_interactive(&o, &quit_signal);
+	else if (o.loopback)
+		ret = run_loopback(&o, &quit_signal);
+	else
+		ret = run_benchmark(&o, &quit_signal);
+	port_close_all();
+	rte_eal_cleanup();
+	return ret;
+}

@@ -1,0 +1,262 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * net_ernic ports (see port.h).
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <rte_bus_vdev.h>
+#include <rte_cycles.h>
+#include <rte_errno.h>
+#include <rte_eth_ring.h>
+#include <rte_ethdev.h>
+#include <rte_lcore.h>
+#include <rte_mbuf.h>
+#include <rte_ring.h>
+
+#include "port.h"
+#include "rte_pmd_ernic.h"
+
+/*
+ * Headers above the payload of a full packet that the PMD reserves in the
+ * port's MTU: IPv6 40 + UDP 8 + BTH 12 + 28 of extension + ICRC 4
+ * (net_ernic dev_infos_get(): min_mtu = pmtu + this).
+ */
+#define PORT_ROCE_OVERHEAD (40 + 8 + 12 + 28 + 4)
+#define PORT_RX_POOL_MBUFS 1023
+/* loopback link: room for the frames of a full TX window of large messages */
+#define LB_RING_SIZE 65536
+
+static bool
+is_ernic(uint16_t pid)
+{
+	return rte_pmd_ernic_nb_workers(pid) > 0;
+}
+
+int
+port_nth(unsigned int nth, uint16_t *port_id)
+{
+	uint16_t pid;
+
+	RTE_ETH_FOREACH_DEV(pid) {
+		if (!is_ernic(pid))
+			continue;
+		if (nth-- == 0) {
+			*port_id = pid;
+			return 0;
+		}
+	}
+	return -ENODEV;
+}
+
+int
+port_find(const char *name, uint16_t *port_id)
+{
+	uint16_t pid;
+
+	if (name == NULL || name[0] == '\0')
+		return port_nth(0, port_id);
+	if (rte_eth_dev_get_port_by_name(name, &pid) != 0 || !is_ernic(pid))
+		return -ENODEV;
+	*port_id = pid;
+	return 0;
+}
+
+/*
+ * Wait for the link (a memif pair connects through its control socket in
+ * the background); frames sent before would be lost, ARP included.
+ */
+void
+port_wait_link(uint16_t port_id, unsigned int seconds)
+{
+	uint64_t end = rte_get_tsc_cycles() + rte_get_tsc_hz() * seconds;
+	struct rte_eth_link link;
+
+	do {
+		memset(&link, 0, sizeof(link));
+		if (rte_eth_link_get_nowait(port_id, &link) == 0 &&
+		    link.link_status == RTE_ETH_LINK_UP)
+			return;
+		rte_pmd_ernic_poll(port_id);
+		rte_delay_us_sleep(1000);
+	} while (rte_get_tsc_cycles() < end);
+	fprintf(stderr, "ernic-testpmd: warning: port %u link still down after %u s\n",
+		port_id, seconds);
+}
+
+int
+port_start(uint16_t port_id)
+{
+	struct rte_eth_dev_info info;
+	struct rte_eth_conf conf;
+	struct rte_mempool *mp;
+	char name[RTE_MEMPOOL_NAMESIZE];
+	int ret;
+
+	if (rte_pmd_ernic_poll(port_id) >= 0)
+		return 0;	/* already started */
+	ret = rte_eth_dev_info_get(port_id, &info);
+	if (ret != 0)
+		return ret;
+	memset(&conf, 0, sizeof(conf));
+	/* the port's MTU must hold a full packet of its pmtu= */
+	conf.rxmode.mtu = RTE_MAX((uint32_t)RTE_ETHER_MTU,
+				  (uint32_t)info.min_mtu);
+	ret = rte_eth_dev_configure(port_id, 1, 1, &conf);
+	if (ret != 0)
+		return ret;
+	/* the PMD fills its queue from its own pool; ethdev wants one */
+	snprintf(name, sizeof(name), "app_rx%u", port_id);
+	mp = rte_mempool_lookup(name);
+	if (mp == NULL)
+		mp = rte_pktmbuf_pool_create(name, PORT_RX_POOL_MBUFS, 0, 0,
+					     RTE_MBUF_DEFAULT_BUF_SIZE,
+					     rte_eth_dev_socket_id(port_id));
+	if (mp == NULL)
+		return -rte_errno;
+	ret = rte_eth_rx_queue_setup(port_id, 0, 1024,
+				     rte_eth_dev_socket_id(port_id), NULL, mp);
+	if (ret == 0)
+		ret = rte_eth_tx_queue_setup(port_id, 0, 1024,
+					     rte_eth_dev_socket_id(port_id),
+					     NULL);
+	if (ret == 0)
+		ret = rte_eth_dev_start(port_id);
+	return ret;
+}
+
+void
+port_close_all(void)
+{
+	uint16_t pid;
+
+	RTE_ETH_FOREACH_DEV(pid) {
+		if (!is_ernic(pid))
+			continue;
+		rte_eth_dev_stop(pid);
+		rte_eth_dev_close(pid);
+	}
+}
+
+static bool
+gid_is_v4(const union roce_gid *g)
+{
+	static const uint8_t pfx[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+					 0xff, 0xff };
+
+	return memcmp(g->raw, pfx, sizeof(pfx)) == 0;
+}
+
+int
+port_pick_gid(uint16_t port_id, int want, int *index, union roce_gid *gid)
+{
+	union roce_gid g;
+	int i, ret;
+
+	if (want >= 0) {
+		ret = rte_pmd_ernic_gid(port_id, (unsigned int)want, gid);
+		if (ret == 0)
+			*index = want;
+		return ret;
+	}
+	for (i = 0; rte_pmd_ernic_gid(port_id, (unsigned int)i, &g) == 0; i++)
+		if (gid_is_v4(&g)) {
+			*index = i;
+			*gid = g;
+			return 0;
+		}
+	*index = 0;
+	return rte_pmd_ernic_gid(port_id, 0, gid);
+}
+
+unsigned int
+port_mtu_code(uint16_t port_id)
+{
+	struct rte_eth_dev_info info;
+	unsigned int code, pmtu;
+
+	if (rte_eth_dev_info_get(port_id, &info) != 0 ||
+	    info.min_mtu <= PORT_ROCE_OVERHEAD)
+		return ROCE_MTU_1024;
+	pmtu = info.min_mtu - PORT_ROCE_OVERHEAD;
+	for (code = ROCE_MTU_4096; code > ROCE_MTU_256; code--)
+		if (roce_mtu_bytes(code) <= pmtu)
+			break;
+	return code;
+}
+
+int
+port_resolve(uint16_t port_id, const union roce_gid *gid, uint8_t mac[6],
+	     unsigned int timeout_s, void (*progress)(void *), void *arg,
+	     volatile int *quit)
+{
+	uint64_t end = rte_get_tsc_cycles() + rte_get_tsc_hz() * timeout_s;
+	uint64_t next = 0;
+	int ret;
+
+	for (;;) {
+		/* ask at most every 100 us: each call may take the table lock */
+		if (rte_get_tsc_cycles() >= next) {
+			ret = rte_pmd_ernic_resolve(port_id, gid, mac);
+			if (ret != -EAGAIN)
+				return ret;
+			next = rte_get_tsc_cycles() + rte_get_tsc_hz() / 10000;
+		}
+		if (rte_get_tsc_cycles() > end)
+			return -ETIMEDOUT;
+		if (quit != NULL && *quit)
+			return -EINTR;
+		progress(arg);
+	}
+}
+
+void
+port_gid_str(const union roce_gid *gid, char *buf, size_t len)
+{
+	if (inet_ntop(AF_INET6, gid->raw, buf, (socklen_t)len) == NULL)
+		snprintf(buf, len, "?");
+}
+
+int
+port_make_loopback_pair(uint16_t port_id[2])
+{
+	static const char *const ips[2] = { "198.18.0.1", "198.18.0.2" };
+	static const char *const macs[2] = { "02:00:c6:12:00:01",
+					     "02:00:c6:12:00:02" };
+	struct rte_ring *r[2];
+	char name[32], args[160], rname[RTE_ETH_NAME_MAX_LEN];
+	int ring_port[2], i, ret;
+
+	/* r[0]: 0 -> 1, r[1]: 1 -> 0 */
+	for (i = 0; i < 2; i++) {
+		snprintf(name, sizeof(name), "lb_r%d", i);
+		r[i] = rte_ring_create(name, LB_RING_SIZE, (int)rte_socket_id(),
+				       RING_F_SP_ENQ | RING_F_SC_DEQ);
+		if (r[i] == NULL)
+			return -rte_errno;
+	}
+	ring_port[0] = rte_eth_from_rings("lb_ring0", &r[1], 1, &r[0], 1,
+					  rte_socket_id());
+	ring_port[1] = rte_eth_from_rings("lb_ring1", &r[0], 1, &r[1], 1,
+					  rte_socket_id());
+	if (ring_port[0] < 0 || ring_port[1] < 0)
+		return -rte_errno;
+	for (i = 0; i < 2; i++) {
+		if (rte_eth_dev_get_name_by_port((uint16_t)ring_port[i],
+						 rname) != 0)
+			return -ENODEV;
+		snprintf(name, sizeof(name), "net_ernic_lb%d", i);
+		snprintf(args, sizeof(args), "port=%s,ip=%s,mac=%s,pmtu=4096",
+			 rname, ips[i], macs[i]);
+		ret = rte_vdev_init(name, args);
+		if (ret != 0)
+			return ret;
+		if (rte_eth_dev_get_port_by_name(name, &port_id[i]) != 0)
+			return -ENODEV;
+	}
+	return 0;
+}

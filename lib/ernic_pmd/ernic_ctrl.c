@@ -1,0 +1,410 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The control core of a net_ernic port: it owns QP1 (the GSI) and the
+ * connection manager of lib/roce (roce_cm.h).
+ *
+ * - Workers route QP1 frames to ernic_gsi_input() (their GSI handler),
+ *   which only enqueues them on the MP/SC gsi_ring: a worker never waits
+ *   for the control core; a full ring drops and counts.
+ * - The control core is the service "<port name>_cm" (mapped next to
+ *   worker 0 when the lcores= devarg maps the workers, otherwise wherever
+ *   the application maps it), and rte_pmd_ernic_poll() runs it after the
+ *   workers. One iteration takes the QP1 frames, runs the CM on them, then
+ *   the CM's retry and timewait timers, with the TSC read once.
+ * - The CM sends its MADs through the port's out ring, which worker 0
+ *   drains to the wire.
+ * - The application's rte_pmd_ernic_cm_* calls and the service iteration
+ *   are serialised by ctrl.lock (the iteration only try-locks it).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_cycles.h>
+#include <rte_errno.h>
+#include <rte_pause.h>
+#include <rte_random.h>
+#include <rte_service.h>
+#include <rte_service_component.h>
+
+#include "ernic_priv.h"
+#include "roce_cm.h"
+#include "roce_worker.h"
+#include "rte_pmd_ernic.h"
+#include "rte_pmd_ernic_cm.h"
+
+/** QP1 frames waiting for the control core. */
+#define ERNIC_GSI_RING 1024
+/** QP1 frames handled per iteration. */
+#define ERNIC_GSI_BURST 32
+
+/* GSI handler of every worker: hand the frame over, never wait. */
+static void
+ernic_gsi_input(void *ctx, struct rte_mbuf *m, const struct roce_pkt *pkt,
+		uint64_t now)
+{
+	struct ernic_worker *w = ctx;
+
+	RTE_SET_USED(pkt);
+	RTE_SET_USED(now);
+	if (rte_ring_mp_enqueue(w->port->ctrl.gsi_ring, m) != 0) {
+		w->cnt[ERNIC_CNT_DROP_GSI_RING_FULL]++;
+		rte_pktmbuf_free(m);
+		return;
+	}
+	w->cnt[ERNIC_CNT_RX_GSI]++;
+}
+
+/* roce_mad_tx_t of the CM: out ring, drained by worker 0. */
+static int
+ernic_ctrl_tx(void *ctx, struct rte_mbuf *m)
+{
+	struct ernic_port *p = ctx;
+
+	return ernic_out_enqueue(p, m, p->ctrl.cnt);
+}
+
+static enum roce_mtu
+ernic_pmtu_code(uint16_t pmtu)
+{
+	switch (pmtu) {
+	case 256:
+		return ROCE_MTU_256;
+	case 512:
+		return ROCE_MTU_512;
+	case 2048:
+		return ROCE_MTU_2048;
+	case 4096:
+		return ROCE_MTU_4096;
+	default:
+		return ROCE_MTU_1024;
+	}
+}
+
+int32_t
+ernic_ctrl_run(void *arg)
+{
+	struct ernic_port *p = arg;
+	struct ernic_ctrl *c = &p->ctrl;
+	struct rte_mbuf *pkts[ERNIC_GSI_BURST];
+	unsigned int n, i;
+	uint64_t now;
+
+	/* an application call holds the CM: come back next iteration */
+	if (!rte_spinlock_trylock(&c->lock))
+		return 0;
+	now = rte_rdtsc();
+	n = rte_ring_sc_dequeue_burst(c->gsi_ring, (void **)pkts,
+				      ERNIC_GSI_BURST, NULL);
+	for (i = 0; i < n; i++)
+		roce_cm_rx(c->cm, pkts[i], now);
+	roce_cm_poll(c->cm, now);
+	rte_spinlock_unlock(&c->lock);
+	return 0;
+}
+
+int
+ernic_ctrl_create(struct ernic_port *p)
+{
+	struct ernic_ctrl *c = &p->ctrl;
+	struct rte_service_spec spec;
+	struct roce_cm_config cfg;
+	char name[RTE_RING_NAMESIZE], ename[RTE_ETH_NAME_MAX_LEN];
+	uint16_t i;
+	int ret;
+
+	rte_spinlock_init(&c->lock);
+	snprintf(name, sizeof(name), "ernic%u_gsi", p->port_id);
+	c->gsi_ring = rte_ring_create(name, ERNIC_GSI_RING, p->socket,
+				      RING_F_SC_DEQ);
+	if (c->gsi_ring == NULL) {
+		ERNIC_LOG(ERR, "port %u: cannot create ring %s: %s",
+			  p->port_id, name, rte_strerror(rte_errno));
+		return -ENOMEM;
+	}
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.dev = p->rdev;
+	cfg.pool = p->tx_pool;
+	cfg.tx = ernic_ctrl_tx;
+	cfg.tx_ctx = p;
+	cfg.hz = rte_get_tsc_hz();
+	rte_ether_addr_copy(&p->mac, &cfg.mac);
+	cfg.max_ids = RTE_MIN(p->args.max_qps, 65536u);
+	cfg.max_mtu = ernic_pmtu_code(p->args.pmtu);
+	cfg.seed = (uint32_t)rte_rand();
+	cfg.socket = p->socket;
+	c->cm = roce_cm_create(&cfg);
+	if (c->cm == NULL) {
+		ret = -rte_errno;
+		ERNIC_LOG(ERR, "port %u: cannot create the CM: %s", p->port_id,
+			  rte_strerror(rte_errno));
+		goto fail;
+	}
+	memset(&spec, 0, sizeof(spec));
+	if (rte_eth_dev_get_name_by_port(p->port_id, ename) != 0 ||
+	    strlen(ename) > 24)
+		snprintf(ename, sizeof(ename), "ernic%u", p->port_id);
+	snprintf(spec.name, sizeof(spec.name), "%.24s_cm", ename);
+	spec.callback = ernic_ctrl_run;
+	spec.callback_userdata = p;
+	spec.capabilities = 0;	/* MT-unsafe: one thread at a time */
+	spec.socket_id = p->socket;
+	ret = rte_service_component_register(&spec, &c->service_id);
+	if (ret != 0) {
+		ERNIC_LOG(ERR, "port %u: cannot register service %s: %s",
+			  p->port_id, spec.name, rte_strerror(-ret));
+		goto fail;
+	}
+	c->service_registered = true;
+	/* nobody polls the workers yet: setting the handlers is safe */
+	for (i = 0; i < p->nb_workers; i++)
+		roce_worker_set_gsi_handler(p->w[i].rw, ernic_gsi_input,
+					    &p->w[i]);
+	return 0;
+fail:
+	ernic_ctrl_destroy(p);
+	return ret;
+}
+
+int
+ernic_ctrl_start(struct ernic_port *p)
+{
+	struct ernic_ctrl *c = &p->ctrl;
+	int ret;
+
+	if (!c->service_registered)
+		return -EINVAL;
+	rte_service_component_runstate_set(c->service_id, 1);
+	rte_service_runstate_set(c->service_id, 1);
+	/* next to worker 0, whose QPs it then modifies inline */
+	if (p->w != NULL && p->w[0].lcore >= 0) {
+		ret = rte_service_map_lcore_set(c->service_id,
+						(uint32_t)p->w[0].lcore, 1);
+		if (ret != 0) {
+			ernic_ctrl_stop(p);
+			return ret;
+		}
+	}
+	return 0;
+}
+
+void
+ernic_ctrl_stop(struct ernic_port *p)
+{
+	struct ernic_ctrl *c = &p->ctrl;
+
+	if (!c->service_registered)
+		return;
+	rte_service_runstate_set(c->service_id, 0);
+	rte_service_component_runstate_set(c->service_id, 0);
+	while (rte_service_may_be_active(c->service_id) == 1)
+		rte_pause();
+	/* undo our mapping (before the workers' stop may remove the lcore) */
+	if (p->w != NULL && p->w[0].lcore >= 0)
+		rte_service_map_lcore_set(c->service_id,
+					  (uint32_t)p->w[0].lcore, 0);
+}
+
+void
+ernic_ctrl_destroy(struct ernic_port *p)
+{
+	struct ernic_ctrl *c = &p->ctrl;
+	void *m;
+	uint16_t i;
+
+	if (p->w != NULL)
+		for (i = 0; i < p->nb_workers; i++)
+			if (p->w[i].rw != NULL)
+				roce_worker_set_gsi_handler(p->w[i].rw, NULL,
+							    NULL);
+	if (c->service_registered) {
+		rte_service_component_unregister(c->service_id);
+		c->service_registered = false;
+	}
+	if (c->gsi_ring != NULL) {
+		while (rte_ring_dequeue(c->gsi_ring, &m) == 0)
+			rte_pktmbuf_free(m);
+		rte_ring_free(c->gsi_ring);
+		c->gsi_ring = NULL;
+	}
+	roce_cm_destroy(c->cm);
+	c->cm = NULL;
+}
+
+/* ------------------------------------------------------------------ */
+/* Public API                                                         */
+/* ------------------------------------------------------------------ */
+
+/* The control core of @p port_id, locked; NULL with *err set. */
+static struct ernic_ctrl *
+ctrl_lock(uint16_t port_id, int *err)
+{
+	struct ernic_port *p = ernic_port_get(port_id);
+
+	if (p == NULL) {
+		*err = -ENODEV;
+		return NULL;
+	}
+	if (p->ctrl.cm == NULL) {
+		*err = -EAGAIN;
+		return NULL;
+	}
+	rte_spinlock_lock(&p->ctrl.lock);
+	*err = 0;
+	return &p->ctrl;
+}
+
+struct roce_cm_listener *
+rte_pmd_ernic_cm_listen(uint16_t port_id, const struct roce_cm_addr *addr,
+			uint32_t backlog, void *context)
+{
+	struct roce_cm_listener *l;
+	struct ernic_ctrl *c;
+	int err;
+
+	c = ctrl_lock(port_id, &err);
+	if (c == NULL) {
+		rte_errno = -err;
+		return NULL;
+	}
+	l = roce_cm_listen(c->cm, addr, ROCE_CM_PS_TCP, backlog, context);
+	rte_spinlock_unlock(&c->lock);
+	return l;
+}
+
+int
+rte_pmd_ernic_cm_listen_stop(uint16_t port_id, struct roce_cm_listener *l)
+{
+	struct ernic_ctrl *c;
+	int ret;
+
+	c = ctrl_lock(port_id, &ret);
+	if (c == NULL)
+		return ret;
+	ret = roce_cm_listen_stop(l, rte_rdtsc());
+	rte_spinlock_unlock(&c->lock);
+	return ret;
+}
+
+int
+rte_pmd_ernic_cm_connect(uint16_t port_id, const struct roce_cm_addr *dst,
+			 struct roce_qp *qp,
+			 const struct roce_cm_conn_param *param,
+			 void *context, struct roce_cm_id **out)
+{
+	struct ernic_port *p = ernic_port_get(port_id);
+	struct roce_cm_addr src;
+	struct ernic_ctrl *c;
+	uint8_t mac[6];
+	int ret;
+
+	if (p == NULL)
+		return -ENODEV;
+	if (dst == NULL)
+		return -EINVAL;
+	if (dst->ip_ver == 4 && p->args.has_ip4)
+		roce_cm_addr_ipv4(&src, p->args.ip4, 0);
+	else if (dst->ip_ver == 6 && p->args.has_ip6)
+		roce_cm_addr_ipv6(&src, p->args.ip6, 0);
+	else
+		return -EADDRNOTAVAIL;
+	/* the neighbour table has its own lock: resolve outside the CM's */
+	ret = rte_pmd_ernic_resolve(port_id, &dst->gid, mac);
+	if (ret != 0)
+		return ret;
+	c = ctrl_lock(port_id, &ret);
+	if (c == NULL)
+		return ret;
+	ret = roce_cm_connect(c->cm, &src, dst, mac, qp, param, context,
+			      rte_rdtsc(), out);
+	rte_spinlock_unlock(&c->lock);
+	return ret;
+}
+
+int
+rte_pmd_ernic_cm_accept(uint16_t port_id, struct roce_cm_id *id,
+			struct roce_qp *qp,
+			const struct roce_cm_conn_param *param, void *context)
+{
+	struct ernic_ctrl *c;
+	int ret;
+
+	c = ctrl_lock(port_id, &ret);
+	if (c == NULL)
+		return ret;
+	ret = roce_cm_accept(id, qp, param, context, rte_rdtsc());
+	rte_spinlock_unlock(&c->lock);
+	return ret;
+}
+
+int
+rte_pmd_ernic_cm_reject(uint16_t port_id, struct roce_cm_id *id,
+			uint16_t reason, const void *private_data,
+			uint8_t len)
+{
+	struct ernic_ctrl *c;
+	int ret;
+
+	c = ctrl_lock(port_id, &ret);
+	if (c == NULL)
+		return ret;
+	ret = roce_cm_reject(id, reason, private_data, len, rte_rdtsc());
+	rte_spinlock_unlock(&c->lock);
+	return ret;
+}
+
+int
+rte_pmd_ernic_cm_disconnect(uint16_t port_id, struct roce_cm_id *id)
+{
+	struct ernic_ctrl *c;
+	int ret;
+
+	c = ctrl_lock(port_id, &ret);
+	if (c == NULL)
+		return ret;
+	ret = roce_cm_disconnect(id, rte_rdtsc());
+	rte_spinlock_unlock(&c->lock);
+	return ret;
+}
+
+int
+rte_pmd_ernic_cm_destroy_id(uint16_t port_id, struct roce_cm_id *id)
+{
+	struct ernic_ctrl *c;
+	int ret;
+
+	c = ctrl_lock(port_id, &ret);
+	if (c == NULL)
+		return ret;
+	ret = roce_cm_destroy_id(id, rte_rdtsc());
+	rte_spinlock_unlock(&c->lock);
+	return ret;
+}
+
+int
+rte_pmd_ernic_cm_get_event(uint16_t port_id, struct roce_cm_event *ev)
+{
+	struct ernic_ctrl *c;
+	int ret;
+
+	c = ctrl_lock(port_id, &ret);
+	if (c == NULL)
+		return ret;
+	ret = roce_cm_get_event(c->cm, ev);
+	rte_spinlock_unlock(&c->lock);
+	return ret;
+}
+
+int
+rte_pmd_ernic_cm_counters(uint16_t port_id, struct roce_counter *cn,
+			  unsigned int n)
+{
+	struct ernic_ctrl *c;
+	int ret;
+
+	c = ctrl_lock(port_id, &ret);
+	if (c == NULL)
+		return ret;
+	ret = roce_cm_counters(c->cm, cn, n);
+	rte_spinlock_unlock(&c->lock);
+	return ret;
+}

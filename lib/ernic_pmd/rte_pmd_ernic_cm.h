@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#ifndef RTE_PMD_ERNIC_CM_H
+#define RTE_PMD_ERNIC_CM_H
+
+/**
+ * @file
+ * Connection management on a net_ernic port (doc/guides/cm.rst): the IB CM
+ * over QP1 with the rdma_cm IP conventions of lib/roce (roce_cm.h), run by
+ * the port's control core.
+ *
+ * The control core is the DPDK service "<port name>_cm"; rte_pmd_ernic_poll()
+ * runs it too, after the workers. Workers hand it QP1 frames through a ring
+ * and never wait for it. These functions take the control core's lock and
+ * may move QPs (roce_modify_qp()), which waits for the QP's worker when
+ * another thread polls it: call them from a thread that is not the only
+ * poller of a worker while the "_cm" service runs on another lcore (the
+ * usual setups, everything on service lcores or everything through
+ * rte_pmd_ernic_poll() on one thread, are fine).
+ */
+
+#include <stdint.h>
+
+#include "roce_cm.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/**
+ * Listen for rdma_cm connections (TCP port space) on @p addr (port
+ * required; an all-zero address: every local address).
+ *
+ * @return the listener, or NULL with rte_errno set (ENODEV, EAGAIN: port
+ *   never started, EINVAL, EADDRINUSE, ENOSPC)
+ */
+struct roce_cm_listener *
+rte_pmd_ernic_cm_listen(uint16_t port_id, const struct roce_cm_addr *addr,
+			uint32_t backlog, void *context);
+
+/** Stop a listener. */
+int rte_pmd_ernic_cm_listen_stop(uint16_t port_id,
+				 struct roce_cm_listener *l);
+
+/**
+ * Connect @p qp (RC/UC, RESET or INIT) to the rdma_cm listener @p dst.
+ * The source is the port's address of the same family (ip= or ip6=) with
+ * an ephemeral port; the next hop is resolved through the neighbour table:
+ * -EAGAIN while resolution is in progress (call again while the workers
+ * run, as rte_pmd_ernic_resolve()).
+ *
+ * @return 0 and the id in *@p out, -EAGAIN, -EHOSTUNREACH, -ENODEV,
+ *   -EADDRNOTAVAIL (no local address of that family), or an error of
+ *   roce_cm_connect()
+ */
+int rte_pmd_ernic_cm_connect(uint16_t port_id, const struct roce_cm_addr *dst,
+			     struct roce_qp *qp,
+			     const struct roce_cm_conn_param *param,
+			     void *context, struct roce_cm_id **out);
+
+/** roce_cm_accept() on the port's CM. */
+int rte_pmd_ernic_cm_accept(uint16_t port_id, struct roce_cm_id *id,
+			    struct roce_qp *qp,
+			    const struct roce_cm_conn_param *param,
+			    void *context);
+
+/** roce_cm_reject() on the port's CM. */
+int rte_pmd_ernic_cm_reject(uint16_t port_id, struct roce_cm_id *id,
+			    uint16_t reason, const void *private_data,
+			    uint8_t len);
+
+/** roce_cm_disconnect() on the port's CM. */
+int rte_pmd_ernic_cm_disconnect(uint16_t port_id, struct roce_cm_id *id);
+
+/** roce_cm_destroy_id() on the port's CM. */
+int rte_pmd_ernic_cm_destroy_id(uint16_t port_id, struct roce_cm_id *id);
+
+/**
+ * Take the oldest CM event of the port.
+ *
+ * @return 1 when @p ev was filled, 0 when none, -ENODEV, -EAGAIN
+ */
+int rte_pmd_ernic_cm_get_event(uint16_t port_id, struct roce_cm_event *ev);
+
+/**
+ * CM and MAD counters of the port (names "cm_*", "mad_*").
+ *
+ * @return the number available (copies min(that, @p n)), or -ENODEV,
+ *   -EAGAIN
+ */
+int rte_pmd_ernic_cm_counters(uint16_t port_id, struct roce_counter *c,
+			      unsigned int n);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* RTE_PMD_ERNIC_CM_H */

@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# ernic-testpmd --loopback, the real binary: every traffic mode between two
+# net_ernic ports in one process (the built-in net_ring pair), --no-huge,
+# small iteration counts. Checks exit status 0 and a well-formed perftest
+# table (the column titles, then one row per size with numbers in every
+# column), the JSON rows, and exit status 2 for a bad flag.
+#
+# Usage: app_loopback.sh path/to/ernic-testpmd
+set -u
+bin=${1:?usage: app_loopback.sh path/to/ernic-testpmd}
+eal=(-l 0-1 --no-huge -m 1024 --no-shconf --no-pci --no-telemetry
+	--log-level=lib.eal:error --log-level=pmd.net.ernic:warning)
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+fails=0
+
+fail() {
+	echo "FAIL: $*"
+	sed 's/^/    | /' "$out"
+	fails=$((fails + 1))
+}
+
+# run NAME ROWS_EXPECTED ROW_REGEX MODE FLAGS...
+run() {
+	local name=$1 rows=$2 re=$3 got rc
+	shift 3
+	timeout 120 "$bin" "${eal[@]}" -- "$@" --loopback >"$out" 2>&1
+	rc=$?
+	if [ $rc -ne 0 ]; then
+		fail "$name: exit status $rc"
+		return
+	fi
+	got=$(grep -cE "$re" "$out")
+	if [ "$got" -ne "$rows" ]; then
+		fail "$name: $got result rows, expected $rows"
+		return
+	fi
+	echo "ok: $name ($rows row(s))"
+}
+
+num='[0-9]+(\.[0-9]+)?'
+bw_row="^ [0-9]+ +[0-9]+ +$num +$num[[:space:]]+$num\$"
+lat_row="^ [0-9]+ +[0-9]+ +$num +$num +$num[[:space:]]+$num[[:space:]]+$num[[:space:]]+$num[[:space:]]+$num[[:space:]]*\$"
+
+run "write_bw -a" 23 "$bw_row" write_bw -a -n 20
+grep -q ' #bytes     #iterations    BW peak\[MB/sec\]    BW average\[MB/sec\]   MsgRate\[Mpps\]' "$out" ||
+	fail "write_bw -a: no column titles"
+grep -q '^ local address: LID 0000 QPN 0x[0-9a-f]* PSN 0x[0-9a-f]* RKey 0x[0-9a-f]* VAddr 0x[0-9a-f]*$' "$out" ||
+	fail "write_bw -a: no local address line"
+grep -q '^ GID: 00:00:00:00:00:00:00:00:00:00:255:255:198:18:00:02$' "$out" ||
+	fail "write_bw -a: no remote GID line"
+run "write_bw --report_gbits -q 2" 1 "$bw_row" write_bw -s 65536 -n 200 -q 2 --report_gbits
+grep -q 'BW peak\[Gb/sec\]' "$out" || fail "--report_gbits: no Gb/sec titles"
+run "read_bw" 1 "$bw_row" read_bw -s 65536 -n 200
+run "send_bw" 1 "$bw_row" send_bw -s 4096 -n 500
+run "send_bw -b" 1 "$bw_row" send_bw -s 1024 -n 200 -b
+run "atomic_bw" 1 "$bw_row" atomic_bw -n 200
+run "atomic_bw CMP_AND_SWAP" 1 "$bw_row" atomic_bw -n 200 -A CMP_AND_SWAP
+run "write_bw --write_with_imm" 1 "$bw_row" write_bw -s 4096 -n 200 --write_with_imm
+run "write_lat" 1 "$lat_row" write_lat -s 64 -n 200
+grep -q 't_typical\[usec\]' "$out" || fail "write_lat: no latency titles"
+run "read_lat" 1 "$lat_row" read_lat -s 64 -n 200
+run "send_lat -a" 23 "$lat_row" send_lat -a -n 5
+run "pingpong" 1 '^[0-9]+ iters in [0-9.]+ seconds = [0-9.]+ usec/iter$' pingpong -n 100
+run "write_bw --json" 1 '^\{"test": "write_bw", "bytes": 4096, "iterations": 100, "qps": 1, "bw_peak_gbps": [0-9.]+, "bw_avg_gbps": [0-9.]+, "mpps": [0-9.]+\}$' \
+	write_bw -s 4096 -n 100 --json
+
+"$bin" "${eal[@]}" -- write_bw -s 0 --loopback >"$out" 2>&1
+rc=$?
+if [ $rc -ne 2 ] || ! grep -q 'bad value "0" for -s/--size' "$out"; then
+	fail "bad flag: exit status $rc (expected 2 and the flag named)"
+else
+	echo "ok: bad flag exits 2"
+fi
+
+[ $fails -eq 0 ] || { echo "$fails failure(s)"; exit 1; }
+echo "all ernic-testpmd loopback checks passed"

@@ -1,0 +1,291 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The control core of two net_ernic ports over a crossed pair of net_ring
+ * ports: rdma_cm-style listen/connect/accept through rte_pmd_ernic_cm_*,
+ * QP1 frames from the workers to the control core, MADs out through the
+ * out ring, a SEND over the connection, disconnect and timewait in real
+ * time, a few cycles.
+ */
+#include <string.h>
+
+#include <rte_bus_vdev.h>
+#include <rte_cycles.h>
+#include <rte_eth_ring.h>
+#include <rte_ethdev.h>
+#include <rte_ring.h>
+
+#include "rte_pmd_ernic.h"
+#include "rte_pmd_ernic_cm.h"
+#include "test_common.h"
+
+#define PORT 18515
+
+static uint16_t ern[2];
+static struct roce_pd *pd[2];
+static struct roce_cq *cq[2];
+static struct roce_qp *qp[2];
+static struct roce_cm_event ev[2][256];
+static unsigned int nev[2];
+
+static int
+start_port(uint16_t port)
+{
+	struct rte_eth_conf conf;
+	int ret;
+
+	memset(&conf, 0, sizeof(conf));
+	ret = rte_eth_dev_configure(port, 1, 1, &conf);
+	if (ret == 0)
+		ret = rte_eth_rx_queue_setup(port, 0, 1024, 0, NULL,
+					     test_mbuf_pool());
+	if (ret == 0)
+		ret = rte_eth_tx_queue_setup(port, 0, 1024, 0, NULL);
+	if (ret == 0)
+		ret = rte_eth_dev_start(port);
+	return ret;
+}
+
+static int
+suite_init(void)
+{
+	struct rte_ring *rx_a[1], *tx_a[1], *rx_b[1], *tx_b[1];
+	struct rte_ring *r_ab, *r_ba;
+	int i;
+
+	r_ab = rte_ring_create("cm_ab", 4096, 0, 0);
+	r_ba = rte_ring_create("cm_ba", 4096, 0, 0);
+	if (r_ab == NULL || r_ba == NULL)
+		return -1;
+	rx_a[0] = r_ba;
+	tx_a[0] = r_ab;
+	rx_b[0] = r_ab;
+	tx_b[0] = r_ba;
+	if (rte_eth_from_rings("cmA", rx_a, 1, tx_a, 1, 0) < 0 ||
+	    rte_eth_from_rings("cmB", rx_b, 1, tx_b, 1, 0) < 0)
+		return -1;
+	if (rte_vdev_init("net_ernic0", "port=net_ring_cmA,ip=198.18.0.1,mac=02:00:00:00:00:01,workers=2") != 0 ||
+	    rte_vdev_init("net_ernic1", "port=net_ring_cmB,ip=198.18.0.2,mac=02:00:00:00:00:02") != 0)
+		return -1;
+	if (rte_eth_dev_get_port_by_name("net_ernic0", &ern[0]) != 0 ||
+	    rte_eth_dev_get_port_by_name("net_ernic1", &ern[1]) != 0)
+		return -1;
+	for (i = 0; i < 2; i++) {
+		struct roce_qp_init_attr ia;
+		struct roce_worker *w;
+
+		if (start_port(ern[i]) != 0)
+			return -1;
+		pd[i] = roce_alloc_pd(rte_pmd_ernic_get_device(ern[i]));
+		w = rte_pmd_ernic_pick_worker(ern[i]);
+		if (pd[i] == NULL || w == NULL)
+			return -1;
+		cq[i] = roce_create_cq(w, 256);
+		memset(&ia, 0, sizeof(ia));
+		ia.qp_type = ROCE_QPT_RC;
+		ia.send_cq = cq[i];
+		ia.recv_cq = cq[i];
+		ia.cap.max_send_wr = 16;
+		ia.cap.max_recv_wr = 16;
+		ia.cap.max_send_sge = 1;
+		ia.cap.max_recv_sge = 1;
+		qp[i] = cq[i] != NULL ? roce_create_qp(pd[i], &ia) : NULL;
+		if (qp[i] == NULL)
+			return -1;
+	}
+	return 0;
+}
+
+static int
+suite_fini(void)
+{
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		roce_destroy_qp(qp[i]);
+		roce_destroy_cq(cq[i]);
+		roce_dealloc_pd(pd[i]);
+		rte_eth_dev_stop(ern[i]);
+		rte_eth_dev_close(ern[i]);
+	}
+	return 0;
+}
+
+/* Poll both ports (workers and control cores) and collect CM events. */
+static void
+poll_all(void)
+{
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		rte_pmd_ernic_poll(ern[i]);
+		while (nev[i] < RTE_DIM(ev[i]) &&
+		       rte_pmd_ernic_cm_get_event(ern[i], &ev[i][nev[i]]) == 1)
+			nev[i]++;
+	}
+}
+
+/* Poll until side @p s has an event of @p type after @p from (5 s max). */
+static struct roce_cm_event *
+wait_ev(int s, enum roce_cm_event_type type, unsigned int from)
+{
+	uint64_t end = rte_rdtsc() + 5 * rte_get_tsc_hz();
+	unsigned int i;
+
+	do {
+		poll_all();
+		for (i = from; i < nev[s]; i++)
+			if (ev[s][i].type == type)
+				return &ev[s][i];
+	} while (rte_rdtsc() < end);
+	return NULL;
+}
+
+static void
+qp_reset(struct roce_qp *q)
+{
+	struct roce_qp_attr a;
+
+	memset(&a, 0, sizeof(a));
+	a.qp_state = ROCE_QPS_RESET;
+	CU_ASSERT_EQUAL(roce_modify_qp(q, &a, ROCE_QP_STATE), 0);
+}
+
+static void
+send_one(void)
+{
+	static uint8_t buf[2][128];
+	struct roce_mr *mr[2];
+	struct roce_sge sge[2];
+	struct roce_recv_wr rwr;
+	struct roce_send_wr swr;
+	struct roce_wc wc;
+	unsigned int posted;
+	uint64_t end = rte_rdtsc() + 5 * rte_get_tsc_hz();
+	int i, got[2] = { 0, 0 };
+
+	for (i = 0; i < 2; i++) {
+		mr[i] = roce_reg_mr(pd[i], buf[i], sizeof(buf[i]),
+				    ROCE_ACCESS_LOCAL_WRITE);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(mr[i]);
+		sge[i].addr = (uintptr_t)buf[i];
+		sge[i].length = sizeof(buf[i]);
+		sge[i].lkey = roce_mr_lkey(mr[i]);
+	}
+	memset(buf[0], 0x3c, sizeof(buf[0]));
+	memset(&rwr, 0, sizeof(rwr));
+	rwr.wr_id = 1;
+	rwr.sg_list = &sge[1];
+	rwr.num_sge = 1;
+	CU_ASSERT_EQUAL(roce_post_recv(qp[1], &rwr, 1, &posted), 0);
+	memset(&swr, 0, sizeof(swr));
+	swr.wr_id = 2;
+	swr.opcode = ROCE_WR_SEND;
+	swr.send_flags = ROCE_SEND_SIGNALED;
+	swr.sg_list = &sge[0];
+	swr.num_sge = 1;
+	CU_ASSERT_EQUAL(roce_post_send(qp[0], &swr, 1, &posted), 0);
+	while (!(got[0] && got[1]) && rte_rdtsc() < end) {
+		poll_all();
+		for (i = 0; i < 2; i++)
+			while (roce_poll_cq(cq[i], &wc, 1) == 1) {
+				CU_ASSERT_EQUAL(wc.status, ROCE_WC_SUCCESS);
+				got[i] = 1;
+			}
+	}
+	CU_ASSERT_TRUE(got[0] && got[1]);
+	CU_ASSERT_EQUAL(buf[1][127], 0x3c);
+	for (i = 0; i < 2; i++)
+		CU_ASSERT_EQUAL(roce_dereg_mr(mr[i]), 0);
+}
+
+static void
+test_pmd_connect(void)
+{
+	struct roce_cm_listener *l;
+	struct roce_cm_conn_param p;
+	struct roce_cm_addr dst, any;
+	struct roce_cm_event *e;
+	struct roce_cm_id *id[2];
+	struct roce_counter c[64];
+	uint64_t end;
+	int cycle, ret, i, n;
+	bool seen_gsi = false;
+
+	memset(&any, 0, sizeof(any));
+	any.ip_ver = 4;
+	any.port = PORT;
+	l = rte_pmd_ernic_cm_listen(ern[1], &any, 16, NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(l);
+	roce_cm_addr_ipv4(&dst, rte_cpu_to_be_32(0xc6120002), PORT);
+	memset(&p, 0, sizeof(p));
+	p.responder_resources = 1;
+	p.initiator_depth = 1;
+	p.retry_count = 7;
+	p.rnr_retry_count = 7;
+	p.local_ack_timeout = 14;
+	for (cycle = 0; cycle < 3; cycle++) {
+		unsigned int f0 = nev[0], f1 = nev[1];
+
+		/* ARP first: -EAGAIN until the neighbour answers */
+		end = rte_rdtsc() + 5 * rte_get_tsc_hz();
+		do {
+			ret = rte_pmd_ernic_cm_connect(ern[0], &dst, qp[0], &p,
+						       NULL, &id[0]);
+			if (ret == -EAGAIN)
+				poll_all();
+		} while (ret == -EAGAIN && rte_rdtsc() < end);
+		CU_ASSERT_EQUAL_FATAL(ret, 0);
+		e = wait_ev(1, ROCE_CM_EVENT_CONNECT_REQUEST, f1);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+		id[1] = e->id;
+		CU_ASSERT_EQUAL(e->remote_qpn, roce_qp_num(qp[0]));
+		CU_ASSERT_EQUAL(rte_pmd_ernic_cm_accept(ern[1], id[1], qp[1], &p,
+							NULL), 0);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(wait_ev(0,
+					     ROCE_CM_EVENT_ESTABLISHED, f0));
+		CU_ASSERT_PTR_NOT_NULL_FATAL(wait_ev(1,
+					     ROCE_CM_EVENT_ESTABLISHED, f1));
+		send_one();
+		CU_ASSERT_EQUAL(rte_pmd_ernic_cm_disconnect(ern[cycle & 1],
+							    id[cycle & 1]), 0);
+		for (i = 0; i < 2; i++) {
+			CU_ASSERT_PTR_NOT_NULL(wait_ev(i,
+					ROCE_CM_EVENT_DISCONNECTED, i ? f1 : f0));
+			CU_ASSERT_PTR_NOT_NULL(wait_ev(i,
+					ROCE_CM_EVENT_TIMEWAIT_EXIT, i ? f1 : f0));
+			CU_ASSERT_EQUAL(rte_pmd_ernic_cm_destroy_id(ern[i], id[i]),
+					0);
+			qp_reset(qp[i]);
+		}
+	}
+	CU_ASSERT_EQUAL(rte_pmd_ernic_cm_listen_stop(ern[1], l), 0);
+	n = rte_pmd_ernic_cm_counters(ern[0], c, RTE_DIM(c));
+	CU_ASSERT_TRUE(n > 0 && n <= (int)RTE_DIM(c));
+	for (i = 0; i < n && i < (int)RTE_DIM(c); i++) {
+		if (strcmp(c[i].name, "cm_established") == 0)
+			CU_ASSERT_EQUAL(c[i].value, 3);
+		if (strcmp(c[i].name, "mad_rx_ok") == 0)
+			seen_gsi = c[i].value >= 6;
+	}
+	CU_ASSERT_TRUE(seen_gsi);
+	CU_ASSERT_EQUAL(rte_pmd_ernic_cm_get_event(9999, &ev[0][0]), -ENODEV);
+}
+
+static CU_TestInfo tests[] = {
+	{ "connect/accept/send/disconnect through the control cores",
+	  test_pmd_connect },
+	CU_TEST_INFO_NULL,
+};
+
+static CU_SuiteInfo suites[] = {
+	{ "pmd_cm", suite_init, suite_fini, NULL, NULL, tests },
+	CU_SUITE_INFO_NULL,
+};
+
+int
+main(int argc, char **argv)
+{
+	if (test_eal_init(argc, argv) != 0)
+		return 2;
+	return test_run(suites);
+}
