@@ -9,8 +9,11 @@ build_pkgs=(gcc pkg-config meson ninja-build python3-pyelftools
 	libdpdk-dev dpdk libnuma-dev libbpf-dev libxdp-dev libcunit1-dev
 	libisal-dev libpcap-dev clang llvm)
 test_pkgs=(tshark python3-scapy iproute2)
+# test/interop: the rxe peer VM (kernel, QEMU, verbs tools, busybox, cpio,
+# modprobe), the taps/namespace (iproute2), the captures (tshark, editcap);
+# the capture verifier needs libpcap-dev (build_pkgs).
 interop_pkgs=(qemu-system-x86 linux-image-amd64 rdma-core ibverbs-utils
-	ibverbs-providers perftest busybox-static cpio kmod)
+	ibverbs-providers perftest busybox-static cpio kmod iproute2 tshark)
 
 want=()
 [ $# -eq 0 ] && set -- build

@@ -6,6 +6,10 @@
  *   ernic-testpmd [EAL options] -- MODE [perftest flags] [SERVER]
  *   ernic-testpmd [EAL options] -- MODE --loopback [perftest flags]
  *   ernic-testpmd [EAL options] -- -i
+ *   ernic-testpmd [EAL options] -- --config FILE [MODE] [flags] [SERVER]
+ *
+ * --config (config.c) reads EAL arguments, vdevs and the test from an INI
+ * file; the command line overrides it.
  *
  * The application arguments are parsed before the EAL starts, so a bad
  * flag fails at once (exit 2) with the flag and the expected value named.
@@ -21,6 +25,7 @@
 #include <rte_ethdev.h>
 
 #include "bench.h"
+#include "config.h"
 #include "port.h"
 #include "testpmd.h"
 #include "rte_pmd_ernic.h"
@@ -75,17 +80,30 @@ int
 main(int argc, char **argv)
 {
 	char err[512];
+	struct app_config_argv eal;
+	struct app_config cfg;
 	struct app_opts o;
-	int i, sep = argc, ret;
+	const char *cfg_path;
+	int i, sep = argc, ret, app_argc;
+	char **app_argv;
 
 	for (i = 1; i < argc; i++)
 		if (strcmp(argv[i], "--") == 0) {
 			sep = i;
 			break;
 		}
-	ret = app_opts_parse(sep < argc ? argc - sep - 1 : 0,
-			     sep < argc ? argv + sep + 1 : NULL, &o, err,
-			     sizeof(err));
+	app_argc = sep < argc ? argc - sep - 1 : 0;
+	app_argv = sep < argc ? argv + sep + 1 : NULL;
+	ret = app_config_take_path(&app_argc, &app_argv, &cfg_path, err,
+				   sizeof(err));
+	if (ret == 0 && cfg_path != NULL)
+		ret = app_config_load(cfg_path, &cfg, err, sizeof(err));
+	if (ret == 0)
+		ret = app_config_opts(cfg_path != NULL ? &cfg : NULL, app_argc,
+				      app_argv, &o, err, sizeof(err));
+	if (ret == 0)
+		ret = app_config_eal_argv(cfg_path != NULL ? &cfg : NULL, sep,
+					  argv, &eal, err, sizeof(err));
 	if (ret != 0) {
 		fprintf(stderr, "ernic-testpmd: %s\n", err);
 		return EXIT_USAGE;
@@ -96,7 +114,7 @@ main(int argc, char **argv)
 	}
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
-	ret = rte_eal_init(sep, argv);
+	ret = rte_eal_init(eal.argc, eal.argv);
 	if (ret < 0) {
 		fprintf(stderr, "ernic-testpmd: cannot initialise the EAL: %s\n",
 			rte_strerror(rte_errno));

@@ -528,6 +528,7 @@ app_opts_usage(void *fp)
 		"Usage: ernic-testpmd [EAL options] -- MODE [flags] [SERVER]\n"
 		"       ernic-testpmd [EAL options] -- MODE --loopback [flags]\n"
 		"       ernic-testpmd [EAL options] -- -i\n"
+		"       ernic-testpmd [EAL options] -- --config FILE [MODE] [flags] [SERVER]\n"
 		"MODE: ");
 	for (i = 0; i < sizeof(modes) / sizeof(modes[0]); i++)
 		fprintf(f, "%s%s", i ? ", " : "", modes[i].name);

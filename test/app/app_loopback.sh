@@ -4,7 +4,9 @@
 # net_ernic ports in one process (the built-in net_ring pair), --no-huge,
 # small iteration counts. Checks exit status 0 and a well-formed perftest
 # table (the column titles, then one row per size with numbers in every
-# column), the JSON rows, and exit status 2 for a bad flag.
+# column), the JSON rows, and exit status 2 for a bad flag. Then the same
+# through --config conf/loopback.ini ($SOFTERNIC_CONF): its [eal] args
+# and [test], -n overridden on the command line; a missing file exits 2.
 #
 # Usage: app_loopback.sh path/to/ernic-testpmd
 set -u
@@ -72,6 +74,27 @@ if [ $rc -ne 2 ] || ! grep -q 'bad value "0" for -s/--size' "$out"; then
 	fail "bad flag: exit status $rc (expected 2 and the flag named)"
 else
 	echo "ok: bad flag exits 2"
+fi
+
+conf=${SOFTERNIC_CONF:-$(dirname "$0")/../../conf}
+timeout 120 "$bin" -- --config "$conf/loopback.ini" -n 20 >"$out" 2>&1
+rc=$?
+got=$(grep -cE "$bw_row" "$out")
+if [ $rc -ne 0 ]; then
+	fail "--config loopback.ini: exit status $rc"
+elif [ "$got" -ne 23 ] || ! grep -qE '^ 8388608 +20 ' "$out" ||
+		! grep -q 'BW peak\[Gb/sec\]' "$out"; then
+	fail "--config loopback.ini -n 20: $got rows (expected 23 of 20 iterations, Gb/sec)"
+else
+	echo "ok: --config loopback.ini -n 20 (23 row(s))"
+fi
+
+"$bin" -- --config "$conf/no-such-file.ini" >"$out" 2>&1
+rc=$?
+if [ $rc -ne 2 ] || ! grep -q 'no-such-file.ini: cannot read the configuration file' "$out"; then
+	fail "--config missing file: exit status $rc (expected 2 and the file named)"
+else
+	echo "ok: --config missing file exits 2"
 fi
 
 [ $fails -eq 0 ] || { echo "$fails failure(s)"; exit 1; }

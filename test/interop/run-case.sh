@@ -1,0 +1,274 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# run-case.sh CASE: one interop case (doc/guides/interop.rst), a `meson test`
+# of suite 'interop'. Exit 0 pass, 1 fail, 77 skip (not root, no QEMU, ...).
+#
+# CASE = TOOL-MTU-OPTS-ROLE
+#   TOOL  pingpong (ibv_rc_pingpong), send_bw, write_bw, read_bw, atomic_bw,
+#         send_lat, write_lat, read_lat (perftest)
+#   MTU   1024 or 4096: path MTU (tap and VM eth0 MTU 1500 or 9000)
+#   OPTS  '+'-joined: sN message size, qN QPs (-q), b bidirectional (-b),
+#         nN iterations, d the tool's default size
+#   ROLE  our role: client (ernic-testpmd connects to the VM's server) or
+#         server (the VM's client connects to ernic-testpmd); rxe: both ends
+#         are rxe VMs on a bridge (the harness self-test, no ernic-testpmd)
+# e.g. write_bw-1024-s5000-client, pingpong-4096-s4096-server, send_bw-1024-d+q4-client
+#
+# Environment (meson sets the first three):
+#   IOP_TESTPMD     ernic-testpmd            IOP_PCAPCHECK  pcap_icrc_check
+#   IOP_WORK        image, accel cache, per-case results [/tmp/softernic-interop]
+#   IOP_TIMEOUT     hard limit of the case in seconds [150]
+#   IOP_STATIC_ARP  1: permanent ARP entry for us in the VM (default 0: our PMD answers ARP)
+#   IOP_KEEP        1: keep the pcap of a passing case (failing ones are always kept)
+#   IOP_ACCEL       kvm|tcg|auto [auto]
+#   IOP_FULL        1: run the extended cases too (meson sets IOP_TIER=extended on them)
+#   IOP_US_EXTRA    extra ernic-testpmd arguments (diagnostics, e.g. --stats-period 1)
+set -uo pipefail
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+. "$HERE/harness.sh"
+
+CASE=${1:?usage: run-case.sh TOOL-MTU-OPTS-ROLE}
+IFS=- read -r TOOL MTU OPTS ROLE EXTRA <<< "$CASE"
+[ -n "$ROLE" ] && [ -z "$EXTRA" ] || iop_fail "bad case name $CASE (TOOL-MTU-OPTS-ROLE)"
+case "$TOOL" in
+pingpong | send_bw | write_bw | read_bw | atomic_bw | send_lat | write_lat | read_lat) ;;
+*) iop_fail "unknown tool $TOOL in $CASE" ;;
+esac
+case "$MTU" in
+1024) LINK_MTU=1500 ;;
+4096) LINK_MTU=9000 ;;
+*) iop_fail "MTU $MTU in $CASE: 1024 or 4096" ;;
+esac
+case "$ROLE" in client | server | rxe) ;; *) iop_fail "role $ROLE in $CASE: client, server or rxe" ;; esac
+SIZE= QPS= BIDIR=0 ITERS=
+for o in ${OPTS//+/ }; do
+	case "$o" in
+	s[0-9]*) SIZE=${o#s} ;;
+	q[0-9]*) QPS=${o#q} ;;
+	n[0-9]*) ITERS=${o#n} ;;
+	b) BIDIR=1 ;;
+	d) ;;
+	*) iop_fail "option $o in $CASE" ;;
+	esac
+done
+case "$TOOL" in
+pingpong) SIZE=${SIZE:-4096} ;;
+*_bw) SIZE=${SIZE:-65536} ;;
+*_lat) SIZE=${SIZE:-2} ;;
+esac
+[ "$TOOL" = atomic_bw ] && SIZE=8
+# Iterations sized for TCG (0.1-0.3 Gb/s, ~1-2 ms per round trip): about
+# 4 MiB per bw case, 100 round trips per latency case, 50 pingpongs.
+if [ -z "$ITERS" ]; then
+	case "$TOOL" in
+	pingpong) ITERS=50 ;;
+	*_lat) ITERS=100 ;;
+	atomic_bw) ITERS=200 ;;
+	*) ITERS=$((4194304 / SIZE)); [ $ITERS -lt 20 ] && ITERS=20; [ $ITERS -gt 200 ] && ITERS=200 ;;
+	esac
+fi
+TIMEOUT=${IOP_TIMEOUT:-150}
+TESTPMD=${IOP_TESTPMD:-}
+PCAPCHECK=${IOP_PCAPCHECK:-}
+
+if [ "${IOP_TIER:-core}" = extended ] && [ "${IOP_FULL:-0}" != 1 ]; then
+	iop_skip "extended interop case: run with IOP_FULL=1 (kept out of the default run for CI time)"
+fi
+iop_require
+[ -x "$PCAPCHECK" ] || iop_fail "IOP_PCAPCHECK is not set to the pcap_icrc_check program"
+[ "$ROLE" = rxe ] || [ -x "$TESTPMD" ] || iop_fail "IOP_TESTPMD is not set to the ernic-testpmd program"
+iop_sweep
+OUT=$IOP_WORK/cases/$CASE
+rm -rf "$OUT"
+mkdir -p "$OUT"
+iop_image
+iop_traps
+T0=$SECONDS
+
+# ---------------------------------------------------------------- commands
+PEER_IP=198.18.0.2 PEER_MAC=02:00:c6:12:00:02
+US_IP=198.18.0.1 US_MAC=02:00:c6:12:00:01
+OOB_US=198.19.0.1 OOB_PEER=198.19.0.2
+# perftest / ibv_rc_pingpong in the VM (shell code; $IOP_GID_INDEX expands there)
+vm_tool() {
+	case "$TOOL" in
+	pingpong) echo "ibv_rc_pingpong -d rxe0 -g \$IOP_GID_INDEX -s $SIZE -n $ITERS -m $MTU" ;;
+	*)
+		local c="ib_$TOOL -d rxe0 -x \$IOP_GID_INDEX -F -n $ITERS"
+		[ "$TOOL" = atomic_bw ] || c+=" -s $SIZE"
+		case "$TOOL" in *_bw) c+=" --report_gbits" ;; esac
+		[ -n "$QPS" ] && c+=" -q $QPS"
+		[ $BIDIR = 1 ] && c+=" -b"
+		echo "$c"
+		;;
+	esac
+}
+# ernic-testpmd's application arguments (same flags)
+us_tool() {
+	local a=("$TOOL")
+	if [ "$TOOL" = pingpong ]; then
+		a+=(-g 1 -s "$SIZE" -n "$ITERS" -m "$MTU")
+	else
+		a+=(-x 1 -F -n "$ITERS")
+		[ "$TOOL" = atomic_bw ] || a+=(-s "$SIZE")
+		case "$TOOL" in *_bw) a+=(--report_gbits) ;; esac
+		[ -n "$QPS" ] && a+=(-q "$QPS")
+		[ $BIDIR = 1 ] && a+=(-b)
+	fi
+	echo "${a[@]}"
+}
+
+CONSOLE=$OUT/peer-console.log
+US_OUT=$OUT/ernic-testpmd.out
+PCAP=$OUT/rocev2.pcap
+SCRIPT=$OUT/peer-cmd.sh
+echo "case $CASE: $TOOL, path MTU $MTU, size $SIZE, $ITERS iterations${QPS:+, $QPS QPs}$([ $BIDIR = 1 ] && echo ", bidirectional"), ernic-testpmd as $ROLE; accel $(iop_accel); results in $OUT"
+
+iop_netns
+if [ "$ROLE" = rxe ]; then
+	# ---- harness self-test: rxe VM (server, .2) <-> rxe VM (client, .3) on a bridge
+	BR=sfb$$
+	iop_bridge "$BR" "$LINK_MTU"
+	iop_tap "sfa$$" "$LINK_MTU"
+	iop_tap "sfc$$" "$LINK_MTU"
+	ip -n "$IOP_NS" link set "sfa$$" master "$BR"
+	ip -n "$IOP_NS" link set "sfc$$" master "$BR"
+	iop_capture "$BR" "$PCAP"
+	echo "iop-server $(vm_tool)" > "$SCRIPT.a"
+	echo "iop-client 90 $(vm_tool) $PEER_IP" > "$SCRIPT.b"
+	iop_vm A "sfa$$" "$PEER_IP/24" "$PEER_MAC" "$LINK_MTU" "$SCRIPT.a" "$CONSOLE" "$TIMEOUT"
+	PID_A=$IOP_VM_PID
+	iop_vm B "sfc$$" 198.18.0.3/24 02:00:c6:12:00:03 "$LINK_MTU" "$SCRIPT.b" "$OUT/peer-b-console.log" "$TIMEOUT"
+	PID_B=$IOP_VM_PID
+	iop_wait_pid "$PID_B" "$TIMEOUT"
+	iop_wait_pid "$PID_A" 30
+	RC_A=$(iop_vm_rc "$CONSOLE") RC_B=$(iop_vm_rc "$OUT/peer-b-console.log")
+	US_RC=${RC_B:-97} VM_RC=${RC_A:-97}
+	US_OUT=$OUT/peer-b-console.log
+	SRCS=(--require-src "$PEER_IP" --require-src 198.18.0.3)
+else
+	RTAP=sfr$$ OTAP=sfo$$
+	iop_tap "$RTAP" "$LINK_MTU"
+	iop_tap "$OTAP" "" "$OOB_US/24"
+	iop_capture "$RTAP" "$PCAP"
+	# Our port on the tap. net_af_packet (qdisc_bypass=0: a bypassed TX
+	# would hide our frames from tshark) for path MTU 1024; DPDK 22.11's
+	# net_af_packet reports max_rx_pktlen 1518 whatever its framesz, so a
+	# 4096 path MTU (frames of 4096 + 92 bytes of headers) uses net_pcap on
+	# the same tap. IOP_PORT=af_packet|pcap overrides.
+	PORTDRV=${IOP_PORT:-$([ "$MTU" = 4096 ] && echo pcap || echo af_packet)}
+	case "$PORTDRV" in
+	af_packet) AFP="net_af_packet0,iface=$RTAP,qdisc_bypass=0" ;;
+	pcap) AFP="net_pcap0,iface=$RTAP" ;;
+	*) iop_fail "IOP_PORT=$PORTDRV: af_packet or pcap" ;;
+	esac
+	ERNIC="net_ernic0,port=${AFP%%,*},ip=$US_IP,mac=$US_MAC,pmtu=$MTU"
+	EAL=(-l 0 --no-huge -m 512 --no-pci --no-shconf --no-telemetry --log-level=pmd.net.ernic:info
+		"--vdev=$AFP" "--vdev=$ERNIC")
+	NEIGH=
+	[ "${IOP_STATIC_ARP:-0}" = 1 ] && NEIGH=$US_IP@$US_MAC
+	read -r -a UARGS <<< "$(us_tool) ${IOP_US_EXTRA:-}"
+	start_us() {  # [server address]
+		echo "ernic-testpmd ${EAL[*]} -- ${UARGS[*]} $*" > "$US_OUT"
+		timeout -k 3 "$TIMEOUT" ip netns exec "$IOP_NS" "$TESTPMD" "${EAL[@]}" -- "${UARGS[@]}" "$@" \
+			>> "$US_OUT" 2>&1 < /dev/null &
+		US_PID=$!
+		IOP_PIDS+=("$US_PID")
+	}
+	if [ "$ROLE" = server ]; then
+		start_us
+		echo "iop-client 90 $(vm_tool) $OOB_US" > "$SCRIPT"
+		iop_vm peer "$RTAP" "$PEER_IP/24" "$PEER_MAC" "$LINK_MTU" "$SCRIPT" "$CONSOLE" "$TIMEOUT" \
+			"$OTAP" "$OOB_PEER/24" "$NEIGH"
+		VM_PID=$IOP_VM_PID
+	else
+		echo "iop-server $(vm_tool)" > "$SCRIPT"
+		iop_vm peer "$RTAP" "$PEER_IP/24" "$PEER_MAC" "$LINK_MTU" "$SCRIPT" "$CONSOLE" "$TIMEOUT" \
+			"$OTAP" "$OOB_PEER/24" "$NEIGH"
+		VM_PID=$IOP_VM_PID
+		if iop_wait_line "$CONSOLE" '^IOP-LISTENING' 90 "$VM_PID" > /dev/null; then
+			start_us "$OOB_PEER"
+		else
+			echo "FAIL: the peer's server never listened" > "$US_OUT"
+			US_PID=
+		fi
+	fi
+	US_RC=97
+	if [ -n "${US_PID:-}" ]; then
+		iop_wait_pid "$US_PID" $((TIMEOUT - (SECONDS - T0)))
+		US_RC=$?
+	fi
+	# the VM powers off by itself when its tool is done
+	iop_wait_pid "$VM_PID" $((US_RC == 0 ? 60 : 20))
+	VM_RC=$(iop_vm_rc "$CONSOLE")
+	VM_RC=${VM_RC:-97}
+	SRCS=(--require-src "$US_IP" --require-src "$PEER_IP")
+	# host end of the RoCE tap: TX = toward the VM (drops: its queue overflowed)
+	TAPSTATS=$(ip -n "$IOP_NS" -s link show "$RTAP" 2>/dev/null | awk '
+		/RX:/ { getline; rx = $2; rxd = $4 } /TX:/ { getline; tx = $2; txd = $4 }
+		END { printf "to VM %s packets (%s dropped), from VM %s packets (%s dropped)", tx, txd, rx, rxd }')
+fi
+iop_capture_stop
+T_RUN=$((SECONDS - T0))
+
+# ---------------------------------------------------------------- verdict
+FAILS=()
+[ "$US_RC" = 0 ] || FAILS+=("$([ "$ROLE" = rxe ] && echo "rxe client VM" || echo ernic-testpmd) rc=$US_RC$([ "$US_RC" = 124 ] && echo " (timeout)")")
+[ "$VM_RC" = 0 ] || FAILS+=("rxe $([ "$ROLE" = server ] && echo client || echo server) VM rc=$VM_RC$([ "$VM_RC" = 97 ] && echo " (no exit marker: VM killed or crashed)")")
+CON=$(tr -d '\r' < "$CONSOLE" 2>/dev/null)
+READY=$(grep -a -m1 '^IOP-READY' <<< "$CON")
+[ -n "$READY" ] || FAILS+=("the peer VM never became ready")
+AMTU=$(sed -n 's/.* active_mtu=\([0-9]*\).*/\1/p' <<< "$READY")
+[ -z "$READY" ] || [ "$AMTU" = "$MTU" ] || FAILS+=("rxe active_mtu is $AMTU, not $MTU")
+# the tools must have run at the requested path MTU and printed their results
+if [ "$TOOL" = pingpong ]; then
+	if [ "$US_RC" = 0 ] && [ "$VM_RC" = 0 ]; then
+		grep -aq "$ITERS iters in" <<< "$CON" || FAILS+=("the VM printed no '$ITERS iters in' line")
+		grep -aq "$ITERS iters in" "$US_OUT" || FAILS+=("ernic-testpmd printed no '$ITERS iters in' line")
+	fi
+else
+	if [ "$US_RC" = 0 ] && [ "$VM_RC" = 0 ]; then
+		for f in "$CONSOLE" "$US_OUT"; do
+			grep -aqE "Mtu +: $MTU\[B\]" "$f" || FAILS+=("$(basename "$f"): no 'Mtu : $MTU[B]' line")
+			# read_lat: only the client measures and prints a row
+			if [ "$TOOL" = read_lat ]; then
+				case "$ROLE:$f" in client:"$CONSOLE" | server:"$US_OUT" | rxe:"$CONSOLE") continue ;; esac
+			fi
+			grep -aqE "^ *$SIZE +[0-9]+ +[0-9.]+" "$f" || FAILS+=("$(basename "$f"): no result row for $SIZE bytes")
+		done
+	fi
+fi
+"$PCAPCHECK" --min 4 "${SRCS[@]}" "$PCAP" > "$OUT/pcap-icrc.txt" 2>&1 || FAILS+=("pcap ICRC/parse check")
+iop_tshark_check "$PCAP" > "$OUT/pcap-tshark.txt" 2>&1 || FAILS+=("tshark decode check")
+COUNTERS=$(grep -a '^IOP-COUNTERS' <<< "$CON" | sed 's/^IOP-COUNTERS *//')
+
+{
+	echo "case: $CASE"
+	echo "result: $([ ${#FAILS[@]} = 0 ] && echo PASS || echo FAIL)"
+	echo "seconds: $T_RUN (boot to READY: $(sed -n 's/.* uptime=\([0-9.]*\).*/\1/p' <<< "$READY")s guest uptime)"
+	echo "ernic-testpmd rc: $US_RC   rxe VM rc: $VM_RC"
+	echo "rxe counters: ${COUNTERS:-none}"
+	[ -n "${TAPSTATS:-}" ] && echo "tap: $TAPSTATS"
+	grep -aE '^ *[0-9]+ +[0-9]+ +[0-9.]+|iters in|bytes in' "$US_OUT" | sed 's/^/ours: /' | head -5
+	grep -aE '^ *[0-9]+ +[0-9]+ +[0-9.]+|iters in|bytes in' <<< "$CON" | sed 's/^/rxe:  /' | head -5
+	sed -n 's/^/pcap: /p' "$OUT/pcap-icrc.txt" | grep -E 'from|ICRC verified|FAIL|frame' | head -8
+	sed 's/^/pcap: /' "$OUT/pcap-tshark.txt" | head -3
+} > "$OUT/summary.txt"
+cat "$OUT/summary.txt"
+if [ ${#FAILS[@]} = 0 ]; then
+	[ "${IOP_KEEP:-0}" = 1 ] || rm -f "$PCAP"
+	echo "PASS: $CASE in ${T_RUN}s"
+	exit 0
+fi
+echo
+for f in "${FAILS[@]}"; do echo "FAIL: $f"; done
+echo "==================== ernic-testpmd output ($US_OUT) ===================="
+tail -n 80 "$US_OUT"
+echo "==================== peer console ($CONSOLE) ===================="
+sed -n '/^IOP-READY/,$p' <<< "$CON" | tail -n 120
+[ -n "$READY" ] || tail -n 60 <<< "$CON"
+[ -s "$CONSOLE.qemu" ] && { echo "---- qemu stderr ----"; tail -n 20 "$CONSOLE.qemu"; }
+echo "==================== capture checks ($PCAP kept) ===================="
+cat "$OUT/pcap-icrc.txt" "$OUT/pcap-tshark.txt"
+echo "FAIL: $CASE"
+exit 1
