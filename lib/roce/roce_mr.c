@@ -302,6 +302,28 @@ entry_clear(struct roce_key_entry *e)
 	e->qpn = 0;
 }
 
+/*
+ * Take a free key index for a new MR or MW. On success ctl_lock is held
+ * (the caller publishes the entry, then unlocks); 0 with the lock released
+ * and rte_errno ENOMEM when the table is full.
+ */
+static uint32_t
+key_slot_lock(struct roce_device *dev)
+{
+	uint32_t idx;
+
+	rte_spinlock_lock(&dev->ctl_lock);
+	idx = dev->nb_mr + dev->nb_mw < dev->attr.max_mr ?
+		key_index_alloc(dev) : 0;
+	if (idx == 0) {
+		rte_spinlock_unlock(&dev->ctl_lock);
+		ROCE_LOG(ERR, verbs, "device %s: key table full (%u)",
+			 dev->name, dev->attr.max_mr);
+		rte_errno = ENOMEM;
+	}
+	return idx;
+}
+
 struct roce_mr *
 roce_reg_mr(struct roce_pd *pd, void *addr, size_t length, int access)
 {
@@ -328,15 +350,9 @@ roce_reg_mr(struct roce_pd *pd, void *addr, size_t length, int access)
 	mr->length = length;
 	mr->access = access;
 
-	rte_spinlock_lock(&dev->ctl_lock);
-	idx = dev->nb_mr + dev->nb_mw < dev->attr.max_mr ?
-		key_index_alloc(dev) : 0;
+	idx = key_slot_lock(dev);
 	if (idx == 0) {
-		rte_spinlock_unlock(&dev->ctl_lock);
 		rte_free(mr);
-		ROCE_LOG(ERR, verbs, "device %s: key table full (%u)",
-			 dev->name, dev->attr.max_mr);
-		rte_errno = ENOMEM;
 		return NULL;
 	}
 	e = &dev->keys[idx];
@@ -492,13 +508,9 @@ roce_alloc_mw(struct roce_pd *pd, enum roce_mw_type type)
 	}
 	mw->pd = pd;
 	mw->type = type;
-	rte_spinlock_lock(&dev->ctl_lock);
-	idx = dev->nb_mr + dev->nb_mw < dev->attr.max_mr ?
-		key_index_alloc(dev) : 0;
+	idx = key_slot_lock(dev);
 	if (idx == 0) {
-		rte_spinlock_unlock(&dev->ctl_lock);
 		rte_free(mw);
-		rte_errno = ENOMEM;
 		return NULL;
 	}
 	e = &dev->keys[idx];
