@@ -7,9 +7,9 @@
  * Ports: the first two net_ernic ports of the EAL; without them, a
  * crossed pair of in-memory net_ring ports with a net_ernic port on each
  * (198.18.0.1 and 198.18.0.2, pmtu 4096): no socket, no huge pages needed,
- * mbufs passed by pointer. (A net_memif pair does not come up today: the
- * PMD gives the underlying port 1 RX but 2 TX queues, and memif needs the
- * peer's RX rings to match its TX rings: "Invalid ring index".)
+ * mbufs passed by pointer. A net_memif pair given with --vdev (or
+ * conf/memif-pair.ini) works too: the PMD gives memif ports as many TX as
+ * RX queues, as memif's paired rings require.
  * Placement: the client runs on the main lcore and polls its port inline;
  * the server runs on the next lcore and polls its own port inline. Nobody
  * else runs the workers (no service lcores), so two lcores are needed.

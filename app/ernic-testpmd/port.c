@@ -21,12 +21,6 @@
 #include "port.h"
 #include "rte_pmd_ernic.h"
 
-/*
- * Headers above the payload of a full packet that the PMD reserves in the
- * port's MTU: IPv6 40 + UDP 8 + BTH 12 + 28 of extension + ICRC 4
- * (net_ernic dev_infos_get(): min_mtu = pmtu + this).
- */
-#define PORT_ROCE_OVERHEAD (40 + 8 + 12 + 28 + 4)
 #define PORT_RX_POOL_MBUFS 1023
 /* loopback link: room for the frames of a full TX window of large messages */
 #define LB_RING_SIZE 65536
@@ -176,15 +170,13 @@ port_pick_gid(uint16_t port_id, int want, int *index, union roce_gid *gid)
 unsigned int
 port_mtu_code(uint16_t port_id)
 {
-	struct rte_eth_dev_info info;
-	unsigned int code, pmtu;
+	int pmtu = rte_pmd_ernic_pmtu(port_id);
+	unsigned int code;
 
-	if (rte_eth_dev_info_get(port_id, &info) != 0 ||
-	    info.min_mtu <= PORT_ROCE_OVERHEAD)
+	if (pmtu < 0)
 		return ROCE_MTU_1024;
-	pmtu = info.min_mtu - PORT_ROCE_OVERHEAD;
 	for (code = ROCE_MTU_4096; code > ROCE_MTU_256; code--)
-		if (roce_mtu_bytes(code) <= pmtu)
+		if (roce_mtu_bytes(code) <= (unsigned int)pmtu)
 			break;
 	return code;
 }

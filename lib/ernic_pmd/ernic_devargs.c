@@ -127,6 +127,17 @@ parse_pmtu(const char *val, struct ernic_args *a)
 }
 
 static int
+parse_zero_copy(const char *val, struct ernic_args *a)
+{
+	unsigned long v;
+
+	if (parse_uint(val, 0, 1, &v) != 0)
+		return -EINVAL;
+	a->zero_copy = v == 1;
+	return 0;
+}
+
+static int
 parse_vlan(const char *val, struct ernic_args *a)
 {
 	unsigned long v;
@@ -220,6 +231,7 @@ static const struct ernic_key keys[] = {
 	  parse_exception },
 	{ "lcores", "an lcore id or a list [a,b-c] of at most 16",
 	  parse_lcores },
+	{ "zero_copy", "0 or 1", parse_zero_copy },
 };
 
 int

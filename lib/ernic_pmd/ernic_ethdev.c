@@ -6,6 +6,7 @@
  * accessors of rte_pmd_ernic.h.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -17,7 +18,9 @@
 
 #include "ernic_priv.h"
 #include "ernic_regs.h"
+#include "roce_qp.h"
 #include "rte_pmd_ernic.h"
+#include "rte_pmd_ernic_cm.h"
 
 RTE_LOG_REGISTER(ernic_logtype, pmd.net.ernic, NOTICE);
 RTE_LOG_REGISTER(ernic_logtype_rxtx, pmd.net.ernic.rxtx, NOTICE);
@@ -252,6 +255,7 @@ ernic_roce_create(struct rte_eth_dev *dev)
 {
 	struct ernic_port *p = dev->data->dev_private;
 	struct roce_device_config cfg;
+	struct rte_eth_dev_info ui;
 	unsigned int i;
 	int ret;
 
@@ -273,6 +277,18 @@ ernic_roce_create(struct rte_eth_dev *dev)
 	cfg.vlan_tci = p->args.vlan;
 	cfg.hdr_pool = p->tx_pool;
 	cfg.socket_id = p->socket;
+	/*
+	 * Zero-copy payload (header + attached payload + tail mbufs): opt-in
+	 * with zero_copy=1 while its pool sizing is being settled (two
+	 * unexplained retry-exceeded runs under heavy load), and only when
+	 * the underlying port says it sends multi-segment mbufs.
+	 */
+	cfg.zero_copy_tx = p->args.zero_copy &&
+		rte_eth_dev_info_get(p->under, &ui) == 0 &&
+		(ui.tx_offload_capa & RTE_ETH_TX_OFFLOAD_MULTI_SEGS) != 0;
+	ERNIC_LOG(INFO, "%s: zero-copy TX %s", dev->data->name,
+		  cfg.zero_copy_tx ? "on" : (p->args.zero_copy ?
+		  "off (no multi-segment TX)" : "off (zero_copy=0)"));
 	p->rdev = roce_device_create(&cfg);
 	if (p->rdev == NULL) {
 		ret = -rte_errno;
@@ -337,6 +353,29 @@ ernic_mc_filter(struct ernic_port *p)
 			  p->port_id, p->under);
 }
 
+/*
+ * Drivers whose queues come in pairs with a peer's: TX queue i of one end
+ * is RX queue i of the other, and the ends must agree on the counts
+ * (net_memif refuses a peer with more TX rings than it has RX rings:
+ * "Invalid ring index"). On these the underlying port gets as many TX as
+ * RX queues, one each per worker, and no spare TX queue: the
+ * application's frames go out through worker 0 (out_ring). Any other
+ * driver gets a TX queue per worker plus one for the application.
+ */
+static bool
+ernic_under_paired_queues(const struct rte_eth_dev_info *ui)
+{
+	static const char *const paired[] = { "net_memif" };
+	unsigned int i;
+
+	if (ui->driver_name == NULL)
+		return false;
+	for (i = 0; i < RTE_DIM(paired); i++)
+		if (strcmp(ui->driver_name, paired[i]) == 0)
+			return true;
+	return false;
+}
+
 static int
 ernic_under_setup(struct rte_eth_dev *dev)
 {
@@ -351,7 +390,14 @@ ernic_under_setup(struct rte_eth_dev *dev)
 	if (ret != 0)
 		return ret;
 	p->nb_rxq = RTE_MIN(p->nb_workers, ui.max_rx_queues);
-	p->nb_txq = RTE_MIN(p->nb_workers + 1, ui.max_tx_queues);
+	if (ernic_under_paired_queues(&ui)) {
+		/* as many TX as RX queues; application frames via out_ring */
+		p->nb_rxq = RTE_MIN(p->nb_rxq, ui.max_tx_queues);
+		p->nb_txq = p->nb_rxq;
+	} else {
+		/* a TX queue per worker and a spare one for tx_burst */
+		p->nb_txq = RTE_MIN(p->nb_workers + 1, ui.max_tx_queues);
+	}
 	if (p->nb_rxq == 0 || p->nb_txq == 0) {
 		ERNIC_LOG(ERR, "port %u: underlying port %u has no queues",
 			  p->port_id, p->under);
@@ -359,6 +405,9 @@ ernic_under_setup(struct rte_eth_dev *dev)
 	}
 	memset(&conf, 0, sizeof(conf));
 	conf.rxmode.mtu = dev->data->mtu;
+	/* chained frames: payload copies past one mbuf, zero-copy payload */
+	conf.txmode.offloads = ui.tx_offload_capa &
+		RTE_ETH_TX_OFFLOAD_MULTI_SEGS;
 	if (p->nb_rxq > 1) {
 		conf.rxmode.mq_mode = RTE_ETH_MQ_RX_RSS;
 		conf.rx_adv_conf.rss_conf.rss_hf = RTE_ETH_RSS_IP |
@@ -622,21 +671,85 @@ ernic_stats_reset(struct rte_eth_dev *dev)
 }
 
 /*
- * xstats: the PMD counters, then the transport counters of every worker
- * (summed, names prefixed with "roce_"): IBTA packets in/out by kind,
- * ACK/NAK, retransmissions, drop reasons (lib/roce roce_worker_counters()).
+ * xstats, in this order:
+ * - the PMD counters (cnt_names);
+ * - the transport counters of every worker, summed, prefixed "roce_":
+ *   IBTA packets in/out by kind, ACK/NAK, retransmissions, drop reasons
+ *   (lib/roce roce_worker_counters());
+ * - the CM and MAD counters of the control core ("cm_*", "mad_*",
+ *   rte_pmd_ernic_cm_counters()), once the port was started;
+ * - "qp<qpn>_<counter>" for the first ERNIC_XSTATS_QPS QPs of the
+ *   device's QPN table in QPN order (struct roce_qp_stats).
+ * The per-QP part follows the QPs: its length changes when QPs are
+ * created or destroyed, so read the names again when the count changes.
+ * The QPN table is read as the RX dispatch and the telemetry read it
+ * (acquire loads, from any thread): a QP destroyed during the read may be
+ * reported with stale values.
  */
+static const struct {
+	const char *name;
+	size_t off;
+} qp_xstats[] = {
+	{ "tx_pkts", offsetof(struct roce_qp_stats, tx_pkts) },
+	{ "tx_bytes", offsetof(struct roce_qp_stats, tx_bytes) },
+	{ "rx_pkts", offsetof(struct roce_qp_stats, rx_pkts) },
+	{ "rx_bytes", offsetof(struct roce_qp_stats, rx_bytes) },
+	{ "retrans_pkts", offsetof(struct roce_qp_stats, retrans_pkts) },
+	{ "timeouts", offsetof(struct roce_qp_stats, timeouts) },
+	{ "rnr_naks_rx", offsetof(struct roce_qp_stats, rnr_naks_rx) },
+	{ "rnr_naks_tx", offsetof(struct roce_qp_stats, rnr_naks_tx) },
+	{ "naks_rx", offsetof(struct roce_qp_stats, naks_rx) },
+	{ "naks_tx", offsetof(struct roce_qp_stats, naks_tx) },
+	{ "acks_rx", offsetof(struct roce_qp_stats, acks_rx) },
+	{ "acks_tx", offsetof(struct roce_qp_stats, acks_tx) },
+	{ "dup_requests", offsetof(struct roce_qp_stats, dup_requests) },
+	{ "out_of_seq", offsetof(struct roce_qp_stats, out_of_seq) },
+	{ "rx_drops", offsetof(struct roce_qp_stats, rx_drops) },
+	{ "wr_flushed", offsetof(struct roce_qp_stats, wr_flushed) },
+	{ "tx_zc_pkts", offsetof(struct roce_qp_stats, tx_zc_pkts) },
+};
+
+#define ERNIC_XSTATS_PER_QP RTE_DIM(qp_xstats)
+#define ERNIC_XSTATS_MAX (ERNIC_CNT_MAX + ERNIC_XSTATS_ROCE_MAX + \
+			  ERNIC_XSTATS_CM_MAX + \
+			  ERNIC_XSTATS_QPS * ERNIC_XSTATS_PER_QP)
+
+/* The QPs with xstats: the first ERNIC_XSTATS_QPS of the QPN table. */
 static unsigned int
-ernic_xstats_count(const struct ernic_port *p)
+ernic_xstats_qps(const struct ernic_port *p,
+		 const struct roce_qp *qps[ERNIC_XSTATS_QPS])
 {
-	return ERNIC_CNT_MAX + p->nb_roce_cnt;
+	const struct roce_device *dev = p->rdev;
+	const struct roce_qp *qp;
+	unsigned int n = 0;
+	uint32_t i;
+
+	if (dev == NULL || dev->qp_table == NULL)
+		return 0;
+	for (i = 0; i <= dev->qpn_mask && n < ERNIC_XSTATS_QPS; i++) {
+		qp = __atomic_load_n(&dev->qp_table[i], __ATOMIC_ACQUIRE);
+		if (qp != NULL && qp->qpn == i)
+			qps[n++] = qp;
+	}
+	return n;
 }
 
-static void
-ernic_xstats_values(const struct ernic_port *p, uint64_t *v)
+/* CM and MAD counters: up to ERNIC_XSTATS_CM_MAX, 0 before the first start. */
+static unsigned int
+ernic_xstats_cm(const struct ernic_port *p, struct roce_counter *c)
 {
-	struct roce_counter c[256];
-	unsigned int i, n;
+	int n = rte_pmd_ernic_cm_counters(p->port_id, c, ERNIC_XSTATS_CM_MAX);
+
+	return n > 0 ? RTE_MIN((unsigned int)n,
+			       (unsigned int)ERNIC_XSTATS_CM_MAX) : 0;
+}
+
+/* Port-wide values (PMD, worker, CM counters); returns how many. */
+static unsigned int
+ernic_xstats_port_values(const struct ernic_port *p, uint64_t *v)
+{
+	struct roce_counter c[ERNIC_XSTATS_ROCE_MAX];
+	unsigned int i, n, nb_cm;
 	uint16_t k;
 
 	for (i = 0; i < ERNIC_CNT_MAX; i++)
@@ -652,6 +765,19 @@ ernic_xstats_values(const struct ernic_port *p, uint64_t *v)
 		for (i = 0; i < n; i++)
 			v[ERNIC_CNT_MAX + i] += c[i].value;
 	}
+	n = ERNIC_CNT_MAX + p->nb_roce_cnt;
+	nb_cm = ernic_xstats_cm(p, c);
+	for (i = 0; i < nb_cm; i++)
+		v[n + i] = c[i].value;
+	return n + nb_cm;
+}
+
+static uint64_t
+ernic_qp_stat(const struct roce_qp *qp, unsigned int k)
+{
+	const uint64_t *s = RTE_PTR_ADD(&qp->stats, qp_xstats[k].off);
+
+	return __atomic_load_n(s, __ATOMIC_RELAXED);
 }
 
 static int
@@ -659,11 +785,19 @@ ernic_xstats_get_names(struct rte_eth_dev *dev,
 		       struct rte_eth_xstat_name *names, unsigned int size)
 {
 	struct ernic_port *p = dev->data->dev_private;
-	struct roce_counter c[256];
-	unsigned int i, n = ernic_xstats_count(p);
+	const struct roce_qp *qps[ERNIC_XSTATS_QPS];
+	struct roce_counter c[ERNIC_XSTATS_ROCE_MAX];
+	unsigned int i, k, n, nb_cm, nb_qp;
 
+	nb_cm = ernic_xstats_cm(p, c);
+	nb_qp = ernic_xstats_qps(p, qps);
+	n = ERNIC_CNT_MAX + p->nb_roce_cnt + nb_cm +
+		nb_qp * ERNIC_XSTATS_PER_QP;
 	if (names == NULL || size < n)
 		return n;
+	for (i = 0; i < nb_cm; i++)
+		snprintf(names[ERNIC_CNT_MAX + p->nb_roce_cnt + i].name,
+			 sizeof(names[0].name), "%s", c[i].name);
 	for (i = 0; i < ERNIC_CNT_MAX; i++)
 		snprintf(names[i].name, sizeof(names[i].name), "%s",
 			 cnt_names[i]);
@@ -673,7 +807,27 @@ ernic_xstats_get_names(struct rte_eth_dev *dev,
 			snprintf(names[ERNIC_CNT_MAX + i].name,
 				 sizeof(names[0].name), "roce_%s", c[i].name);
 	}
+	n = ERNIC_CNT_MAX + p->nb_roce_cnt + nb_cm;
+	for (i = 0; i < nb_qp; i++)
+		for (k = 0; k < ERNIC_XSTATS_PER_QP; k++)
+			snprintf(names[n++].name, sizeof(names[0].name),
+				 "qp%u_%s", qps[i]->qpn, qp_xstats[k].name);
 	return n;
+}
+
+/* Value at the last reset of counter @p k of QP @p qpn, 0 if none. */
+static uint64_t
+ernic_xstats_qp_base(const struct ernic_port *p, uint32_t qpn, unsigned int k)
+{
+	unsigned int i;
+
+	if (p->xs_base == NULL)
+		return 0;
+	for (i = 0; i < p->nb_xs_base_qp; i++)
+		if (p->xs_base_qpn[i] == qpn)
+			return p->xs_base[p->nb_xs_base +
+					  i * ERNIC_XSTATS_PER_QP + k];
+	return 0;
 }
 
 static int
@@ -681,18 +835,31 @@ ernic_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xs,
 		 unsigned int size)
 {
 	struct ernic_port *p = dev->data->dev_private;
-	unsigned int i, n = ernic_xstats_count(p);
-	uint64_t v[ERNIC_CNT_MAX + 256];
+	const struct roce_qp *qps[ERNIC_XSTATS_QPS];
+	uint64_t v[ERNIC_CNT_MAX + ERNIC_XSTATS_ROCE_MAX + ERNIC_XSTATS_CM_MAX];
+	unsigned int i, k, n, nb_port, nb_qp;
+	uint64_t val, base;
 
+	nb_port = ernic_xstats_port_values(p, v);
+	nb_qp = ernic_xstats_qps(p, qps);
+	n = nb_port + nb_qp * ERNIC_XSTATS_PER_QP;
 	if (xs == NULL || size < n)
 		return n;
-	ernic_xstats_values(p, v);
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < nb_port; i++) {
 		xs[i].id = i;
 		xs[i].value = v[i];
 		if (p->xs_base != NULL && i < p->nb_xs_base)
 			xs[i].value -= p->xs_base[i];
 	}
+	n = nb_port;
+	for (i = 0; i < nb_qp; i++)
+		for (k = 0; k < ERNIC_XSTATS_PER_QP; k++, n++) {
+			val = ernic_qp_stat(qps[i], k);
+			base = ernic_xstats_qp_base(p, qps[i]->qpn, k);
+			/* a QPN reused since the reset: a new QP, from 0 */
+			xs[n].id = n;
+			xs[n].value = val >= base ? val - base : val;
+		}
 	return n;
 }
 
@@ -700,19 +867,27 @@ static int
 ernic_xstats_reset(struct rte_eth_dev *dev)
 {
 	struct ernic_port *p = dev->data->dev_private;
-	unsigned int n = ernic_xstats_count(p);
-	uint64_t v[ERNIC_CNT_MAX + 256];
+	const struct roce_qp *qps[ERNIC_XSTATS_QPS];
+	unsigned int i, k, nb_port, nb_qp;
+	uint64_t *b;
 
-	if (p->nb_xs_base < n) {
-		rte_free(p->xs_base);
-		p->xs_base = rte_zmalloc_socket("ernic_xs", n * sizeof(uint64_t),
-						0, p->socket);
-		p->nb_xs_base = p->xs_base != NULL ? n : 0;
+	if (p->xs_base == NULL) {
+		p->xs_base = rte_zmalloc_socket("ernic_xs",
+				ERNIC_XSTATS_MAX * sizeof(uint64_t), 0,
+				p->socket);
 		if (p->xs_base == NULL)
 			return -ENOMEM;
 	}
-	ernic_xstats_values(p, v);
-	memcpy(p->xs_base, v, n * sizeof(uint64_t));
+	nb_port = ernic_xstats_port_values(p, p->xs_base);
+	nb_qp = ernic_xstats_qps(p, qps);
+	b = p->xs_base + nb_port;
+	for (i = 0; i < nb_qp; i++) {
+		p->xs_base_qpn[i] = qps[i]->qpn;
+		for (k = 0; k < ERNIC_XSTATS_PER_QP; k++)
+			*b++ = ernic_qp_stat(qps[i], k);
+	}
+	p->nb_xs_base = nb_port;
+	p->nb_xs_base_qp = nb_qp;
 	return 0;
 }
 
@@ -1052,4 +1227,12 @@ rte_pmd_ernic_underlying_port(uint16_t port_id)
 	struct ernic_port *p = ernic_port_get(port_id);
 
 	return p != NULL ? p->under : -ENODEV;
+}
+
+int
+rte_pmd_ernic_pmtu(uint16_t port_id)
+{
+	struct ernic_port *p = ernic_port_get(port_id);
+
+	return p != NULL ? p->args.pmtu : -ENODEV;
 }

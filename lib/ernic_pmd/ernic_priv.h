@@ -73,6 +73,9 @@ enum {
 	ERNIC_NEIGH_MAX = 4096,		/**< neighbour table entries */
 	ERNIC_DEFAULT_MAX_QPS = 1024,
 	ERNIC_DEFAULT_PMTU = 1024,
+	ERNIC_XSTATS_ROCE_MAX = 256,	/**< worker counters in xstats */
+	ERNIC_XSTATS_CM_MAX = 64,	/**< CM and MAD counters in xstats */
+	ERNIC_XSTATS_QPS = 64,		/**< QPs with "qp<qpn>_*" xstats */
 };
 
 /**
@@ -131,6 +134,7 @@ struct ernic_args {
 	char exception[RTE_ETH_NAME_MAX_LEN];	/**< tap interface name, "" none */
 	uint16_t nb_lcores;
 	uint16_t lcores[ERNIC_MAX_WORKERS];
+	bool zero_copy;		/**< zero_copy=1: attach TX payload (opt-in) */
 };
 
 /** Parse and validate @p params; logs the key and expected form on error. */
@@ -148,7 +152,8 @@ int ernic_args_parse(const char *name, const char *params,
 	"pmtu=<256|512|1024|2048|4096> " \
 	"vlan=<1-4094> " \
 	"exception=<tap interface name> " \
-	"lcores=<lcore|[lcore,...]>"
+	"lcores=<lcore|[lcore,...]> " \
+	"zero_copy=<0|1>"
 
 /** An underlying TX queue, shared under a lock only if several threads use it. */
 struct ernic_txq {
@@ -268,7 +273,9 @@ struct ernic_port {
 	/* xstats */
 	unsigned int nb_roce_cnt;	/**< counters of roce_worker_counters() */
 	uint64_t *xs_base;		/**< values at the last xstats reset */
-	unsigned int nb_xs_base;
+	unsigned int nb_xs_base;	/**< of them, port-wide counters */
+	unsigned int nb_xs_base_qp;	/**< QPs in xs_base after those */
+	uint32_t xs_base_qpn[ERNIC_XSTATS_QPS];	/**< their QPNs */
 	struct rte_eth_stats st_base;	/**< app queue stats at the last reset */
 };
 

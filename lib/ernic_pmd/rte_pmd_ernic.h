@@ -105,6 +105,15 @@ int rte_pmd_ernic_gid(uint16_t port_id, unsigned int index,
  */
 int rte_pmd_ernic_underlying_port(uint16_t port_id);
 
+/**
+ * Path MTU of the port's QPs in bytes: the pmtu= devarg (256, 512, 1024,
+ * 2048 or 4096; 1024 when not given). The port's MTU is at least this
+ * plus the RoCEv2 headers (dev_info.min_mtu).
+ *
+ * @return the PMTU in bytes, or -ENODEV
+ */
+int rte_pmd_ernic_pmtu(uint16_t port_id);
+
 #ifdef __cplusplus
 }
 #endif

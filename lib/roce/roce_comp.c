@@ -683,6 +683,7 @@ comp_update(struct comp_ctx *c)
 	if (comp->psn != c->psn0) {
 		uint64_t tmo = comp_timeout_tsc(qp);
 
+		roce_req_cwnd_ack(qp, roce_psn_offset(comp->psn, c->psn0));
 		comp->retry_left = qp->attr.retry_cnt;
 		comp->rnr_retry_left = qp->attr.rnr_retry;
 		comp->retry_pending = false;
@@ -724,6 +725,8 @@ comp_retry(struct comp_ctx *c)
 		}
 		comp->retry_left--;
 	}
+	/* a loss: the round resends at half the window */
+	roce_req_cwnd_cut(qp, false);
 	comp->retry_pending = true;
 	comp->retry_psn = comp->psn;
 	qp->req.need_retry = true;
@@ -870,6 +873,8 @@ comp_retrans_expired(struct roce_timer *t, uint64_t now)
 		return;
 	}
 	comp->retry_left--;
+	/* nothing came back in time: resend from the window's floor */
+	roce_req_cwnd_cut(qp, true);
 	comp->retry_pending = true;
 	comp->retry_psn = comp->psn;
 	qp->req.need_retry = true;

@@ -47,6 +47,10 @@ enum roce_req_defaults {
 	ROCE_REQ_MAX_INFLIGHT_LIMIT = ROCE_PSN_HALF - 1,
 	/** Packets one roce_req_run() call builds before yielding. */
 	ROCE_REQ_BUDGET = 32,
+	/** Loss window (PSNs) of a QP that reaches RTS. */
+	ROCE_REQ_CWND_INIT = 128,
+	/** Loss window floor: after a local ACK timeout, never below. */
+	ROCE_REQ_CWND_MIN = 8,
 };
 
 /** Path MTU used for UD (a UD message is one packet, at most this). */
@@ -146,6 +150,25 @@ void roce_comp_retire(struct roce_qp *qp);
  * timer when it is not running (IBTA 9.7.6.1.1).
  */
 void roce_comp_sent(struct roce_qp *qp, uint64_t now);
+
+/**
+ * Loss window (roce_req.c), TCP-like (RFC 5681 shape) on top of the fixed
+ * window max_inflight: the gate lets at most min(cwnd, max_inflight)
+ * unacknowledged PSNs out.
+ *
+ * Completer: comp.psn moved forward by @p acked PSNs. Below ssthresh the
+ * window grows by @p acked (slow start), above it by one PSN per window
+ * acknowledged; never beyond max_inflight.
+ */
+void roce_req_cwnd_ack(struct roce_qp *qp, uint32_t acked);
+
+/**
+ * Completer: a go-back-N round starts. @p timeout false: caused by a NAK
+ * or a lost response (the completer starts one round per PSN), the window
+ * halves; true: the local ACK timer expired, the window drops to
+ * ROCE_REQ_CWND_MIN. Either way ssthresh becomes half the window.
+ */
+void roce_req_cwnd_cut(struct roce_qp *qp, bool timeout);
 
 /** Requester part of roce_engines_reset() (roce_req.c). */
 void roce_req_reset(struct roce_qp *qp);

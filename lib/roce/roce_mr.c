@@ -530,6 +530,23 @@ roce_alloc_mw(struct roce_pd *pd, enum roce_mw_type type)
 	return mw;
 }
 
+/*
+ * A type 2 window bound to @p qpn went back to free (ctl_lock held, so the
+ * QP cannot be unpublished and freed meanwhile): lower that QP's count.
+ */
+static void
+mw_qp_unbound(struct roce_device *dev, uint32_t qpn)
+{
+	struct roce_qp *qp;
+
+	if (qpn == 0 || qpn > dev->qpn_mask)
+		return;
+	qp = __atomic_load_n(&dev->qp_table[qpn], __ATOMIC_ACQUIRE);
+	if (qp != NULL && qp->qpn == qpn &&
+	    __atomic_load_n(&qp->mw_bound, __ATOMIC_RELAXED) != 0)
+		__atomic_fetch_sub(&qp->mw_bound, 1, __ATOMIC_RELAXED);
+}
+
 int
 roce_dealloc_mw(struct roce_mw *mw)
 {
@@ -545,8 +562,10 @@ roce_dealloc_mw(struct roce_mw *mw)
 	e = &dev->keys[mw->index];
 	old = key_write_begin(e);
 	/* a bound window is invalidated by its deallocation */
-	if (old & ROCE_KEY_VALID)
+	if (old & ROCE_KEY_VALID) {
 		mr = e->mr;
+		mw_qp_unbound(dev, e->qpn);
+	}
 	entry_clear(e);
 	key_write_end(e, old, false, KEY_BYTE(old));
 	dev->nb_mw--;
@@ -624,6 +643,8 @@ roce_mw_bind(struct roce_device *dev, struct roce_qp *qp,
 	e->host = me.host + (wqe->bind.addr - me.va);
 	e->mr = mr;
 	e->qpn = qp->qpn;
+	/* counted before publication: roce_mw_unbind_qp() runs on this worker */
+	__atomic_fetch_add(&qp->mw_bound, 1, __ATOMIC_RELAXED);
 	key_write_end(e, old, true, KEY_BYTE(wqe->bind.rkey));
 	__atomic_store_n(&mw->rkey, wqe->bind.rkey, __ATOMIC_RELAXED);
 	return ROCE_OK;
@@ -644,6 +665,12 @@ roce_key_invalidate(struct roce_device *dev, const struct roce_pd *pd,
 	if (dev == NULL || pd == NULL || idx == 0 || idx >= dev->nb_keys)
 		return ROCE_ERR_LOC_QP_OP;
 	e = &dev->keys[idx];
+	/*
+	 * ctl_lock orders this against roce_mw_unbind_qp() and keeps the bound
+	 * QP published while its count is lowered (taken before the entry,
+	 * as every other writer holding both does).
+	 */
+	rte_spinlock_lock(&dev->ctl_lock);
 	old = key_write_begin(e);
 	/*
 	 * Only a bound (valid) type 2 window named by its current key, of the
@@ -653,18 +680,22 @@ roce_key_invalidate(struct roce_device *dev, const struct roce_pd *pd,
 	if (!(old & ROCE_KEY_VALID) || KEY_BYTE(old) != (rkey & 0xffu) ||
 	    e->pd != pd) {
 		key_write_abort(e, old);
+		rte_spinlock_unlock(&dev->ctl_lock);
 		return ROCE_ERR_LOC_QP_OP;
 	}
 	/* an ERNIC PD table entry (fixed MR) just stops granting access */
 	if (e->type == ROCE_KEY_MR && e->fixed) {
 		key_write_end(e, old, false, KEY_BYTE(old));
+		rte_spinlock_unlock(&dev->ctl_lock);
 		return ROCE_OK;
 	}
 	if (e->type != ROCE_KEY_MW || e->mw == NULL ||
 	    e->mw->type != ROCE_MW_TYPE_2) {
 		key_write_abort(e, old);
+		rte_spinlock_unlock(&dev->ctl_lock);
 		return ROCE_ERR_LOC_QP_OP;
 	}
+	mw_qp_unbound(dev, e->qpn);
 	mr = e->mr;
 	e->access = 0;
 	e->va = 0;
@@ -674,8 +705,54 @@ roce_key_invalidate(struct roce_device *dev, const struct roce_pd *pd,
 	e->qpn = 0;
 	/* back to free; the key byte stays until the next bind picks one */
 	key_write_end(e, old, false, KEY_BYTE(old));
+	rte_spinlock_unlock(&dev->ctl_lock);
 	__atomic_fetch_sub(&mr->mw_bound, 1, __ATOMIC_SEQ_CST);
 	return ROCE_OK;
+}
+
+void
+roce_mw_unbind_qp(struct roce_qp *qp)
+{
+	struct roce_device *dev;
+	struct roce_key_entry *e;
+	struct roce_mr *mr;
+	uint32_t idx, old;
+
+	if (qp == NULL || qp->qpn == 0)
+		return;
+	dev = qp->dev;
+	rte_spinlock_lock(&dev->ctl_lock);
+	/* most QPs never bind a window: no scan then */
+	if (__atomic_load_n(&qp->mw_bound, __ATOMIC_RELAXED) == 0) {
+		rte_spinlock_unlock(&dev->ctl_lock);
+		return;
+	}
+	for (idx = 1; idx < dev->nb_keys; idx++) {
+		e = &dev->keys[idx];
+		old = __atomic_load_n(&e->state, __ATOMIC_ACQUIRE);
+		if (!(old & ROCE_KEY_VALID) || e->type != ROCE_KEY_MW)
+			continue;
+		old = key_write_begin(e);
+		if (!(old & ROCE_KEY_VALID) || e->type != ROCE_KEY_MW ||
+		    e->mw == NULL || e->mw->type != ROCE_MW_TYPE_2 ||
+		    e->qpn != qp->qpn || e->pd != qp->pd) {
+			key_write_abort(e, old);
+			continue;
+		}
+		mr = e->mr;
+		e->access = 0;
+		e->va = 0;
+		e->length = 0;
+		e->host = NULL;
+		e->mr = NULL;
+		e->qpn = 0;
+		key_write_end(e, old, false, KEY_BYTE(old));
+		__atomic_fetch_sub(&mr->mw_bound, 1, __ATOMIC_SEQ_CST);
+		ROCE_LOG(DEBUG, verbs, "qp %u destroyed: window rkey 0x%x invalidated",
+			 qp->qpn, idx << 8 | KEY_BYTE(old));
+	}
+	__atomic_store_n(&qp->mw_bound, 0, __ATOMIC_RELAXED);
+	rte_spinlock_unlock(&dev->ctl_lock);
 }
 
 /* ------------------------------------------------------------------ */

@@ -443,17 +443,7 @@ flush_rq(struct roce_qp *qp)
 	wc.vendor_err = ROCE_ERR_FLUSH;
 	wc.opcode = ROCE_WC_RECV;
 	wc.qp_num = qp->qpn;
-	if (qp->srq != NULL) {
-		/*
-		 * The SRQ's other WQEs stay for its other QPs (IBTA 10.2.9); the
-		 * one the responder took (a private copy, already consumed from
-		 * the SRQ) is this QP's and completes as flushed.
-		 */
-		if (qp->resp.rwqe != NULL && qp->resp.rwqe_from_srq) {
-			wc.wr_id = qp->resp.rwqe->wr_id;
-			flush_push(qp, qp->rcq, &wc);
-		}
-	} else {
+	if (qp->srq == NULL) {
 		prod = __atomic_load_n(&rq->prod, __ATOMIC_ACQUIRE);
 		for (idx = rq->cons; idx != prod; idx++) {
 			const struct roce_recv_wqe *wqe = roce_wq_slot(rq, idx);
@@ -463,10 +453,8 @@ flush_rq(struct roce_qp *qp)
 		}
 		__atomic_store_n(&rq->cons, prod, __ATOMIC_RELEASE);
 	}
-	qp->resp.rwqe = NULL;
-	qp->resp.rwqe_from_srq = false;
-	qp->resp.recv_off = 0;
-	qp->resp.in_message = false;
+	/* the SRQ WQE the responder holds, and its message state */
+	roce_resp_flush_held(qp);
 }
 
 static void

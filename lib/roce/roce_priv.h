@@ -366,6 +366,15 @@ enum roce_err roce_mw_bind(struct roce_device *dev, struct roce_qp *qp,
 			   const struct roce_send_wqe *wqe);
 
 /**
+ * Destroy QP: invalidate every type 2 MW still bound to @p qp, so that a
+ * later QP given the same QPN in the same PD cannot use them (IBTA
+ * 10.6.7.2: a type 2 window is bound to one QP; it dies with it). Scans the
+ * key table under ctl_lock only when qp->mw_bound says a window may be
+ * bound. Called on the QP's worker while the QPN is still published.
+ */
+void roce_mw_unbind_qp(struct roce_qp *qp);
+
+/**
  * Keep key indexes [0, @p n) for roce_reg_mr_fixed(): roce_reg_mr() and
  * roce_alloc_mw() allocate above them from now on (control path, before
  * registrations). Used by the ERNIC PD table of the net_ernic register
@@ -418,13 +427,16 @@ struct roce_srq {
 	struct roce_pd *pd;
 	struct roce_worker *w;
 	uint32_t limit;			/**< 0: not armed (atomic) */
-	bool error;
+	bool error;			/**< error state, sticky (atomic; roce_srq.c) */
 	uint32_t refcnt;		/**< QPs using it (atomic) */
 	uint64_t limit_events;		/**< SRQ_LIMIT_REACHED raised */
+	uint64_t err_events;		/**< SRQ_ERR raised (0 or 1) */
 };
 
 /**
- * The next receive WQE of the SRQ (worker only), NULL when empty. It stays
+ * The next receive WQE of the SRQ (worker only), NULL when empty or in the
+ * error state (a malformed head WQE puts it there, raising
+ * ROCE_EVENT_SRQ_ERR once: IBTA 11.6.3). It stays
  * at the head until roce_srq_consume(): several QPs share the SRQ, so a
  * responder copies it out and consumes it at once, then fills its copy.
  */

@@ -203,6 +203,8 @@ qp_destroy_exec(void *arg)
 	struct roce_qp *qp = arg;
 	struct roce_timers *ts = roce_worker_timers(qp->w);
 
+	/* before the QPN can be reused: its type 2 windows die with it */
+	roce_mw_unbind_qp(qp);
 	roce_qpn_free(qp->dev, qp);
 	__atomic_store_n(&qp->state, ROCE_QPS_RESET, __ATOMIC_RELEASE);
 	roce_timer_cancel(ts, &qp->comp.retrans);

@@ -27,6 +27,9 @@ struct roce_req_state {
 	uint32_t psn_hwm;	/**< PSN after the highest PSN ever sent */
 	uint32_t ackreq_every;	/**< RC: AckReq at least every N packets (roce_engine.h) */
 	uint32_t max_inflight;	/**< RC: most unacknowledged PSNs (roce_engine.h) */
+	uint32_t cwnd;		/**< RC: loss window in PSNs (roce_engine.h) */
+	uint32_t ssthresh;	/**< RC: slow start below, +1 per window above */
+	uint32_t cwnd_acked;	/**< RC: PSNs acknowledged toward the next +1 */
 };
 
 /* ---- completer (roce_comp.c): ACKs, NAKs, read responses, timeouts ---- */
@@ -105,6 +108,9 @@ struct roce_qp_stats {
 	uint64_t post_send_err, post_recv_err;	/**< refused posts (poster-written) */
 	uint64_t dup_acks, ghost_acks, seq_naks, bad_resps, req_stalls, tx_no_mbuf,
 		 timer_fails;
+	uint64_t cwnd_cuts;	/**< loss window halved: NAK / lost response */
+	uint64_t cwnd_timeouts;	/**< loss window to its floor: ACK timeout */
+	uint64_t tx_zc_pkts;	/**< packets sent with zero-copy payload */
 };
 
 struct roce_qp {
@@ -146,6 +152,8 @@ struct roce_qp {
 
 	uint32_t err_cause;		/**< enum roce_err that moved the QP to ERR/SQE */
 	bool flush_done;
+	/** Type 2 MWs bound to this QP, an upper bound (atomic; roce_mr.c) */
+	uint32_t mw_bound;
 	struct roce_qp_stats stats;
 	void *user;			/**< qp_context */
 };
@@ -224,6 +232,15 @@ int roce_resp_run(struct roce_qp *qp, uint64_t now);
 
 /** Responder: clear its state (RESET->INIT; epsn from attr.rq_psn at RTR). */
 void roce_resp_reset(struct roce_qp *qp);
+
+/**
+ * Responder, on flush (roce_qp_flush() in ERR): complete the receive WQE it
+ * holds from the SRQ with ROCE_WC_WR_FLUSH_ERR, so a message cut by an
+ * error outside the responder loses no WQE, and forget the message in
+ * progress. False when that completion was lost to a full CQ (counted).
+ * Worker only.
+ */
+bool roce_resp_flush_held(struct roce_qp *qp);
 
 /** Responder: free what roce_resp_reset()/the engine allocated (destroy). */
 void roce_resp_fini(struct roce_qp *qp);

@@ -27,11 +27,10 @@
  * - ADVANCE moves the PSN and byte offset; a finished message goes to
  *   NEXT_WQE, which completes UC/UD WQEs (no ACK) through the completer.
  *
- * Zero-copy: payload bytes are copied into mbufs of the device's hdr_pool.
- * Attaching the registered memory as external buffers (rte_pktmbuf_attach_
- * extbuf with a per-MR shinfo) would avoid the copy for large packets; it
- * needs MR lifetime tracking until the NIC frees the mbuf, so it is left for
- * later.
+ * Zero-copy: with roce_device_config::zero_copy_tx, an RC packet whose
+ * payload lies in one SGE and is at least zc_min bytes carries the
+ * registered memory itself, attached to an mbuf (roce_txbuf.h); other
+ * payloads are copied into mbufs of the device's hdr_pool.
  */
 #include <errno.h>
 #include <string.h>
@@ -45,6 +44,7 @@
 #include "roce_opcode.h"
 #include "roce_psn.h"
 #include "roce_qp.h"
+#include "roce_txbuf.h"
 #include "roce_worker.h"
 
 /** Default P_Key (IBTA 10.9.1.2: full member of the default partition). */
@@ -252,6 +252,14 @@ req_gather(struct req_ctx *c, uint32_t off, uint32_t len)
 	struct roce_qp *qp = c->qp;
 	const struct roce_send_wqe *wqe = c->wqe;
 	struct rte_mempool *mp = qp->dev->cfg.hdr_pool;
+	/*
+	 * Zero-copy on RC only: an RC WQE completes when the peer has
+	 * acknowledged the data, i.e. after the frame was read; UC/UD WQEs
+	 * complete once handed to the worker, while the frame may still sit
+	 * in a TX queue, so their payload is copied.
+	 */
+	bool zc = qp->type == ROCE_QPT_RC &&
+		roce_txbuf_zc_ok(&qp->dev->cfg, len);
 	uint32_t i;
 
 	if (len == 0)
@@ -277,13 +285,42 @@ req_gather(struct req_ctx *c, uint32_t off, uint32_t len)
 					 sge->addr + off, n, 0, &ref);
 		if (e != ROCE_OK)
 			return e;
+		if (n == len && zc) {
+			/* the whole payload is in this SGE: attach it */
+			int ret = roce_txbuf_attach(mp, c->m, ref.host, n);
+
+			if (ret == 0) {
+				qp->stats.tx_zc_pkts++;
+				return ROCE_OK;
+			}
+			if (ret == -ENOMEM)
+				return ROCE_ERR_GENERAL;
+			/* no IOVA for this memory, chain too long: copy */
+		}
 		if (req_append(mp, c->m, ref.host, n) != 0)
 			return ROCE_ERR_GENERAL;
+		zc = false;	/* one range only: the rest is copied too */
 		off = 0;
 		len -= n;
 	}
 	/* SGEs shorter than the message length: post_send let it through */
 	return len == 0 ? ROCE_OK : ROCE_ERR_LOC_LEN;
+}
+
+/**
+ * RC: true when req.psn lies behind comp.psn, i.e. outside [comp.psn,
+ * req.psn_hwm]. That happens when a cumulative ACK overtakes a go-back-N
+ * resend: the responder had the PSNs already and its ACK of a duplicate
+ * acknowledges up to its ePSN (IBTA 9.7.5.1.2), beyond what was resent.
+ * The window offsets taken from comp.psn are then meaningless (a 24-bit
+ * wrap), so the requester first moves forward to comp.psn.
+ */
+static inline bool
+req_psn_behind_ack(const struct roce_qp *qp)
+{
+	return qp->type == ROCE_QPT_RC &&
+	       roce_psn_offset(qp->req.psn, qp->comp.psn) >
+	       roce_psn_offset(qp->req.psn_hwm, qp->comp.psn);
 }
 
 /* ------------------------------------------------------------------ */
@@ -324,7 +361,17 @@ req_rewind(struct req_ctx *c)
 			 qp->qpn, req->psn, idx, req->offset);
 		return REQ_GET_WQE;
 	}
-	/* every PSN sent is acknowledged: nothing to resend */
+	/*
+	 * Every PSN of every started WQE is acknowledged: nothing to resend.
+	 * When an ACK overtook a resend, req.psn still points into the
+	 * acknowledged range: the next WQE starts at comp.psn, after them.
+	 */
+	if (req_psn_behind_ack(qp)) {
+		req->wqe_idx = req->wqe_hwm;
+		req->psn = qp->comp.psn;
+		req->offset = 0;
+		req->pkts_since_ackreq = 0;
+	}
 	return REQ_GET_WQE;
 }
 
@@ -450,7 +497,17 @@ req_local(struct req_ctx *c)
 	return REQ_NEXT_WQE;
 }
 
-/* Per packet: the RC send window (ROCE_REQ_MAX_INFLIGHT) and the budget. */
+/** RC send window: the loss window within the fixed max_inflight. */
+static inline uint32_t
+req_window(const struct roce_req_state *req)
+{
+	return RTE_MIN(req->cwnd, req->max_inflight);
+}
+
+/*
+ * Per packet: the RC send window, min(cwnd, max_inflight) PSNs from
+ * comp.psn, and the budget.
+ */
 static enum req_state
 req_gate(struct req_ctx *c)
 {
@@ -470,7 +527,7 @@ req_gate(struct req_ctx *c)
 			need = roce_msg_npkts(wqe->length - req->offset,
 					      c->mtu);
 		/* a READ larger than the window goes when nothing is out */
-		if (inflight > 0 && inflight + need > req->max_inflight) {
+		if (inflight > 0 && inflight + need > req_window(req)) {
 			qp->stats.req_stalls++;
 			return REQ_EXIT;	/* the completer rings on progress */
 		}
@@ -559,11 +616,18 @@ req_fill_fields(struct req_ctx *c)
 	}
 	/*
 	 * AckReq (IBTA 9.2.8, 9.7.5.1.1): RC only, on the last packet of a
-	 * message and at least every ackreq_every packets.
+	 * message, at least every ackreq_every packets, and on the packet
+	 * that fills the send window: a responder that ACKs only on AckReq
+	 * (Linux rxe) would otherwise leave a window-limited requester
+	 * waiting for the local ACK timeout.
 	 */
 	if (qp->type == ROCE_QPT_RC) {
+		bool fills = roce_psn_offset(roce_psn_add(req->psn, c->npsn),
+					     qp->comp.psn) >= req_window(req);
+
 		req->pkts_since_ackreq++;
-		if (c->last || req->pkts_since_ackreq >= req->ackreq_every) {
+		if (c->last || fills ||
+		    req->pkts_since_ackreq >= req->ackreq_every) {
 			f->ackreq = true;
 			req->pkts_since_ackreq = 0;
 		}
@@ -714,7 +778,14 @@ roce_req_run(struct roce_qp *qp, uint64_t now)
 		return 0;
 	if (qp->req.wait_rnr)
 		return 0;	/* the RNR timer rings when it expires */
-	s = qp->req.need_retry ? REQ_REWIND : REQ_GET_WQE;
+	/*
+	 * Go-back-N asked, or an ACK overtook the resend: restart from
+	 * comp.psn. Otherwise a new WQE would take stale PSNs and the window
+	 * gate would stall on a wrapped offset, with no timer armed (nothing
+	 * is unacknowledged) and no response left to ring the doorbell.
+	 */
+	s = qp->req.need_retry || req_psn_behind_ack(qp) ? REQ_REWIND :
+							   REQ_GET_WQE;
 	while (s != REQ_EXIT) {
 		switch (s) {
 		case REQ_REWIND:
@@ -763,6 +834,47 @@ roce_req_run(struct roce_qp *qp, uint64_t now)
 }
 
 void
+roce_req_cwnd_ack(struct roce_qp *qp, uint32_t acked)
+{
+	struct roce_req_state *req = &qp->req;
+
+	if (req->cwnd < req->ssthresh) {
+		/* slow start: one more PSN per PSN acknowledged */
+		uint32_t n = RTE_MIN(acked, req->ssthresh - req->cwnd);
+
+		req->cwnd += n;
+		acked -= n;
+	}
+	/* congestion avoidance: one more PSN per window acknowledged */
+	req->cwnd_acked += acked;
+	while (req->cwnd > 0 && req->cwnd_acked >= req->cwnd) {
+		req->cwnd_acked -= req->cwnd;
+		req->cwnd++;
+	}
+	if (req->cwnd >= req->max_inflight) {
+		req->cwnd = req->max_inflight;
+		req->cwnd_acked = 0;
+	}
+}
+
+void
+roce_req_cwnd_cut(struct roce_qp *qp, bool timeout)
+{
+	struct roce_req_state *req = &qp->req;
+
+	req->ssthresh = RTE_MAX(req_window(req) / 2,
+				(uint32_t)ROCE_REQ_CWND_MIN);
+	req->cwnd_acked = 0;
+	if (timeout) {
+		req->cwnd = ROCE_REQ_CWND_MIN;
+		qp->stats.cwnd_timeouts++;
+	} else {
+		req->cwnd = req->ssthresh;
+		qp->stats.cwnd_cuts++;
+	}
+}
+
+void
 roce_req_reset(struct roce_qp *qp)
 {
 	struct roce_req_state *req = &qp->req;
@@ -780,6 +892,8 @@ roce_req_reset(struct roce_qp *qp)
 	req->max_inflight = max_inflight != 0 ?
 		RTE_MIN(max_inflight, (uint32_t)ROCE_REQ_MAX_INFLIGHT_LIMIT) :
 		ROCE_REQ_MAX_INFLIGHT;
+	req->cwnd = RTE_MIN((uint32_t)ROCE_REQ_CWND_INIT, req->max_inflight);
+	req->ssthresh = req->max_inflight;
 }
 
 void

@@ -30,6 +30,7 @@
 #include "roce_parse.h"
 #include "roce_psn.h"
 #include "roce_qp.h"
+#include "roce_txbuf.h"
 #include "roce_worker.h"
 
 /** Response packets one roce_resp_run() call builds for a QP. */
@@ -201,7 +202,18 @@ resp_send(struct roce_qp *qp, struct roce_hdr_fields *f, const uint8_t *payload,
 	m = rte_pktmbuf_alloc(mp);
 	if (unlikely(m == NULL))
 		goto nomem;
-	if (unlikely(mbuf_append_data(mp, m, payload, len) != 0)) {
+	/*
+	 * READ response data (one contiguous range of the MR checked by the
+	 * request) is attached zero-copy when large enough (roce_txbuf.h);
+	 * no IOVA for it (-ENOTSUP) or a small payload: copied.
+	 */
+	rc = -ENOTSUP;
+	if (payload != NULL && roce_txbuf_zc_ok(&qp->dev->cfg, len))
+		rc = roce_txbuf_attach(mp, m, payload, len);
+	if (rc == 0)
+		qp->stats.tx_zc_pkts++;
+	else if (rc == -ENOMEM ||
+		 unlikely(mbuf_append_data(mp, m, payload, len) != 0)) {
 		rte_pktmbuf_free(m);
 		goto nomem;
 	}
@@ -691,6 +703,18 @@ step_check_resource(struct resp_ctx *c)
 		return RESP_EXECUTE;
 	if (likely(resp_get_wqe(qp) != NULL))
 		return RESP_EXECUTE;
+	if (unlikely(qp->srq != NULL &&
+		     __atomic_load_n(&qp->srq->error, __ATOMIC_ACQUIRE))) {
+		/*
+		 * IBTA 11.6.3 SRQ catastrophic error: no WQE will ever come
+		 * from it, so the QPs using it go to ERR (RC first NAKs with
+		 * remote operational error, IBTA 9.7.5.2.4).
+		 */
+		c->err = ROCE_ERR_REM_OP;
+		c->cnt = ROCE_WCNT_RESP_REM_OP;
+		c->wqe_err = true;
+		return RESP_ERROR;
+	}
 	if (qp_is_rc(qp)) {
 		/* RNR NAK for this PSN; later PSNs drop until it returns */
 		r->ack_pending = true;
@@ -1239,6 +1263,41 @@ roce_resp_reset(struct roce_qp *qp)
 	r->write_len = 0;
 	r->write_off = 0;
 	r->fatal = ROCE_OK;
+}
+
+bool
+roce_resp_flush_held(struct roce_qp *qp)
+{
+	struct roce_resp_state *r = &qp->resp;
+	bool ok = true;
+	struct roce_wc wc;
+
+	/*
+	 * A WQE taken from the SRQ (a private copy, already consumed there)
+	 * exists only here: whatever moved the QP to ERR (requester retry
+	 * exhaustion, a CQ overrun, modify_qp), it completes as flushed
+	 * (IBTA 10.3.1 Error state; 10.2.9: the SRQ's other WQEs stay for
+	 * its other QPs). A WQE of the QP's own RQ is still in the RQ at
+	 * rq.cons: the RQ flush completes it.
+	 */
+	if (r->rwqe != NULL && r->rwqe_from_srq) {
+		memset(&wc, 0, sizeof(wc));
+		wc.wr_id = r->rwqe->wr_id;
+		wc.status = ROCE_WC_WR_FLUSH_ERR;
+		wc.vendor_err = ROCE_ERR_FLUSH;
+		wc.opcode = ROCE_WC_RECV;
+		wc.qp_num = qp->qpn;
+		qp->stats.wr_flushed++;
+		if (roce_cq_push(qp->rcq, &wc) != 0) {
+			qp->stats.flush_cqe_lost++;
+			ok = false;
+		}
+	}
+	r->rwqe = NULL;
+	r->rwqe_from_srq = false;
+	r->recv_off = 0;
+	r->in_message = false;
+	return ok;
 }
 
 void

@@ -9,6 +9,25 @@
  * Limit (IBTA 10.2.9.3): when armed (limit != 0) and the number of WQEs
  * left on the SRQ drops below it, the worker raises
  * ROCE_EVENT_SRQ_LIMIT_REACHED once and disarms; roce_modify_srq() re-arms.
+ *
+ * Resize (roce_modify_srq with ROCE_SRQ_MAX_WR, IBTA 11.2.3.3 Modify SRQ):
+ * a new ring is allocated by the caller and swapped in on the worker
+ * through roce_worker_exec(), so the consumer never sees a half-swapped
+ * ring; the outstanding WQEs move to it in order. The producer side has no
+ * lock: as with ibv_modify_srq(), posting to the SRQ concurrently with a
+ * resize is not allowed (the caller serialises its poster with the
+ * resize). A size below the WQEs outstanding is -EINVAL, the SRQ unchanged.
+ *
+ * Error (IBTA 11.6.3 "SRQ catastrophic error", 10.2.9.5): the worker finds
+ * a WQE at the head that cannot be a posted one (more SGEs than the SRQ
+ * allows, or a length other than the sum of its SGEs: the ring was
+ * overwritten, e.g. by a post racing a resize). The SRQ then enters its
+ * error state for good: ROCE_EVENT_SRQ_ERR is raised once, posts fail with
+ * -EINVAL, no WQE is handed out any more, and each QP that needs a WQE
+ * from it goes to ERR (roce_resp.c: remote operational error), which
+ * flushes the WQE it holds and raises LAST_WQE_REACHED. The WQEs still on
+ * the SRQ belong to no QP and complete nowhere: the consumer destroys the
+ * SRQ (IBTA 10.2.9.5: the SRQ must be destroyed).
  */
 
 #include <errno.h>
@@ -78,16 +97,87 @@ fail:
 	return NULL;
 }
 
+struct srq_resize {
+	struct roce_srq *srq;
+	struct roce_wq nq;	/**< in: the new ring; out: the old one */
+	uint32_t limit;		/**< the limit to check against the new size */
+	bool set_limit;
+};
+
+/* On the worker: move the outstanding WQEs to the new ring and swap. */
+static int
+srq_resize_exec(void *arg)
+{
+	struct srq_resize *rs = arg;
+	struct roce_srq *srq = rs->srq;
+	struct roce_wq *q = &srq->rq;
+	struct roce_wq old;
+	uint32_t prod, n, i;
+
+	if (__atomic_load_n(&srq->error, __ATOMIC_ACQUIRE))
+		return -EINVAL;
+	prod = __atomic_load_n(&q->prod, __ATOMIC_ACQUIRE);
+	n = prod - q->cons;
+	/* the armed limit is checked against the new size too */
+	if (rs->nq.max_wr < n ||
+	    (rs->set_limit ? rs->limit :
+	     __atomic_load_n(&srq->limit, __ATOMIC_ACQUIRE)) > rs->nq.max_wr)
+		return -EINVAL;
+	for (i = 0; i < n; i++)
+		memcpy(roce_wq_slot(&rs->nq, i), roce_wq_slot(q, q->cons + i),
+		       q->stride);
+	rs->nq.prod = n;
+	rs->nq.cons = 0;
+	old = *q;
+	q->buf = rs->nq.buf;
+	q->mask = rs->nq.mask;
+	q->max_wr = rs->nq.max_wr;
+	q->cons = 0;
+	__atomic_store_n(&q->prod, n, __ATOMIC_RELEASE);
+	rs->nq = old;		/* the caller frees the old ring */
+	return 0;
+}
+
+static int
+srq_resize(struct roce_srq *srq, const struct roce_srq_attr *attr, int mask)
+{
+	struct srq_resize rs;
+	int ret;
+
+	if (attr->max_wr == 0 || attr->max_wr > ROCE_MAX_SRQ_WR)
+		return -EINVAL;
+	memset(&rs, 0, sizeof(rs));
+	rs.srq = srq;
+	rs.set_limit = (mask & ROCE_SRQ_LIMIT) != 0;
+	rs.limit = attr->srq_limit;
+	rs.nq.max_sge = srq->rq.max_sge;
+	ret = roce_wq_init(&rs.nq, attr->max_wr, srq->rq.stride, srq->w->socket);
+	if (ret < 0) {
+		roce_wq_fini(&rs.nq);
+		return ret;
+	}
+	ret = roce_worker_exec(srq->w, srq_resize_exec, &rs);
+	/* the new ring on failure, the old one on success */
+	roce_wq_fini(&rs.nq);
+	if (ret == 0)
+		ROCE_LOG(DEBUG, verbs, "srq resized to %u WRs", attr->max_wr);
+	return ret;
+}
+
 int
 roce_modify_srq(struct roce_srq *srq, const struct roce_srq_attr *attr,
 		int mask)
 {
+	int ret;
+
 	if (srq == NULL || attr == NULL ||
 	    (mask & ~(ROCE_SRQ_MAX_WR | ROCE_SRQ_LIMIT)) != 0)
 		return -EINVAL;
-	/* resizing a ring the worker consumes lock-free is not offered */
-	if (mask & ROCE_SRQ_MAX_WR)
-		return -EOPNOTSUPP;
+	if (mask & ROCE_SRQ_MAX_WR) {
+		ret = srq_resize(srq, attr, mask);
+		if (ret < 0)
+			return ret;
+	}
 	if (mask & ROCE_SRQ_LIMIT) {
 		/* the limit cannot exceed the SRQ size (as ibv_modify_srq) */
 		if (attr->srq_limit > srq->rq.max_wr)
@@ -178,7 +268,8 @@ roce_post_srq_recv(struct roce_srq *srq, const struct roce_recv_wr *wr,
 		*posted = 0;
 	if (srq == NULL || (wr == NULL && n > 0))
 		return -EINVAL;
-	if (srq->error)		/* SRQ error state: nothing can be posted */
+	/* SRQ error state (IBTA 10.2.9.5): nothing can be posted */
+	if (__atomic_load_n(&srq->error, __ATOMIC_ACQUIRE))
 		return -EINVAL;
 	q = &srq->rq;
 	prod = q->prod;
@@ -200,14 +291,49 @@ roce_post_srq_recv(struct roce_srq *srq, const struct roce_recv_wr *wr,
 	return ret;
 }
 
+/* Enter the SRQ error state (worker only; once): IBTA 11.6.3. */
+static void
+srq_set_error(struct roce_srq *srq)
+{
+	if (__atomic_exchange_n(&srq->error, true, __ATOMIC_ACQ_REL))
+		return;
+	srq->err_events++;
+	ROCE_LOG(ERR, verbs, "srq %p: catastrophic error, WQE at %u unusable",
+		 (void *)srq, srq->rq.cons);
+	roce_event_raise(srq->pd->dev, ROCE_EVENT_SRQ_ERR, srq, 0,
+			 ROCE_ERR_FATAL);
+}
+
+/* A WQE as srq_fill_wqe() writes it: SGE count and total length agree. */
+static bool
+srq_wqe_sane(const struct roce_srq *srq, const struct roce_recv_wqe *wqe)
+{
+	uint64_t total = 0;
+	uint32_t i;
+
+	if (wqe->num_sge > srq->rq.max_sge)
+		return false;
+	for (i = 0; i < wqe->num_sge; i++)
+		total += wqe->sge[i].length;
+	return total == wqe->length;
+}
+
 struct roce_recv_wqe *
 roce_srq_next(struct roce_srq *srq)
 {
 	struct roce_wq *q = &srq->rq;
+	struct roce_recv_wqe *wqe;
 
+	if (unlikely(__atomic_load_n(&srq->error, __ATOMIC_RELAXED)))
+		return NULL;
 	if (__atomic_load_n(&q->prod, __ATOMIC_ACQUIRE) == q->cons)
 		return NULL;
-	return roce_wq_slot(q, q->cons);
+	wqe = roce_wq_slot(q, q->cons);
+	if (unlikely(!srq_wqe_sane(srq, wqe))) {
+		srq_set_error(srq);
+		return NULL;
+	}
+	return wqe;
 }
 
 void

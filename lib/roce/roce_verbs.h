@@ -88,6 +88,16 @@ struct roce_device_config {
 	bool vlan;			/**< insert an 802.1Q tag */
 	struct rte_mempool *hdr_pool;	/**< mbufs for headers and small frames */
 	int socket_id;			/**< NUMA node of device memory */
+	/**
+	 * Transmit payload zero-copy: an RC packet whose payload is one
+	 * contiguous registered range of at least @p zc_min bytes is sent as
+	 * headers + the application's memory attached (rte_pktmbuf_attach_
+	 * extbuf) + pad/ICRC, three chained mbufs of hdr_pool. Set it only
+	 * when the port transmits multi-segment mbufs and accepts external
+	 * buffers (RTE_ETH_TX_OFFLOAD_MULTI_SEGS). Default false: copy.
+	 */
+	bool zero_copy_tx;
+	uint16_t zc_min;		/**< zero-copy threshold; 0: 256 bytes */
 };
 
 /** Capabilities, as ibv_device_attr. */

@@ -31,6 +31,8 @@ static const char *const worker_cnt_names[ROCE_WCNT_MAX] = {
 	[ROCE_WCNT_RX_GSI] = "rx_gsi",
 	[ROCE_WCNT_RX_GSI_NO_HANDLER] = "rx_drop_gsi_no_handler",
 	[ROCE_WCNT_RX_QP0] = "rx_drop_qp0",
+	[ROCE_WCNT_RX_BAD_PKEY] = "rx_drop_bad_pkey",
+	[ROCE_WCNT_RX_BAD_SRC] = "rx_drop_bad_src",
 	[ROCE_WCNT_TX_PKTS] = "tx_pkts",
 	[ROCE_WCNT_TX_REFUSED] = "tx_refused",
 	[ROCE_WCNT_TX_DROP_FULL] = "tx_drop_full",
@@ -421,6 +423,37 @@ state_drop_reason(uint8_t state, bool response)
 	}
 }
 
+/*
+ * The device has one P_Key, the default 0xffff at index 0 (modify_qp
+ * refuses any other pkey_index), so every QP's P_Key is that one.
+ */
+#define WORKER_QP_PKEY 0xffffu
+
+/*
+ * P_Key matching (IBTA 10.9.3, checked on receipt per IBTA 9.6.1.1 C9-42):
+ * the low 15 bits are equal, not the invalid value 0 (IBTA 10.9.1.2), and
+ * at least one of the two keys is a full member (bit 15).
+ */
+static inline bool
+pkey_matches(uint16_t pkt_pkey, uint16_t qp_pkey)
+{
+	return (pkt_pkey & 0x7fff) != 0 &&
+	       (pkt_pkey & 0x7fff) == (qp_pkey & 0x7fff) &&
+	       ((pkt_pkey | qp_pkey) & 0x8000) != 0;
+}
+
+/*
+ * RC/UC are connected: a packet must come from the QP's peer (IBTA 9.6.1.1
+ * C9-54: the source address is the one of the connection; Linux rxe checks
+ * the same in rxe_recv.c check_addr). The peer's GID is the destination of
+ * the path set at INIT->RTR; both are 16-byte GIDs (IPv4-mapped for IPv4).
+ */
+static inline bool
+src_matches(const struct roce_pkt *pkt, const struct roce_qp *qp)
+{
+	return memcmp(pkt->sgid, qp->path.dgid, sizeof(pkt->sgid)) == 0;
+}
+
 /* One frame; returns 1 when a QP engine took it. */
 static int
 worker_rx_one(struct roce_worker *w, struct rte_mbuf *m, uint64_t now)
@@ -476,11 +509,24 @@ worker_rx_one(struct roce_worker *w, struct rte_mbuf *m, uint64_t now)
 		why = ROCE_WCNT_RX_BAD_TRANSPORT;
 		goto count_drop;
 	}
+	/* QP1 took any P_Key of the table above (roce_mad.c); others match */
+	if (unlikely(!pkey_matches(roce_bth_pkey(roce_pkt_bth(&pkt)),
+				   WORKER_QP_PKEY))) {
+		qp->stats.rx_drops++;
+		why = ROCE_WCNT_RX_BAD_PKEY;
+		goto count_drop;
+	}
 	response = (pkt.op->flags & ROCE_OPF_RESP) != 0;
 	why = state_drop_reason(__atomic_load_n(&qp->state, __ATOMIC_ACQUIRE),
 				response);
 	if (unlikely(why != ROCE_WCNT_MAX)) {
 		qp->stats.rx_drops++;
+		goto count_drop;
+	}
+	/* UD takes any source: its Q_Key is checked by the responder */
+	if (unlikely(qp->type != ROCE_QPT_UD && !src_matches(&pkt, qp))) {
+		qp->stats.rx_drops++;
+		why = ROCE_WCNT_RX_BAD_SRC;
 		goto count_drop;
 	}
 	qp->stats.rx_pkts++;

@@ -46,6 +46,8 @@ enum roce_worker_cnt {
 	ROCE_WCNT_RX_GSI,		/**< QP1 MADs given to the GSI handler */
 	ROCE_WCNT_RX_GSI_NO_HANDLER,	/**< QP1 MADs without a handler: freed */
 	ROCE_WCNT_RX_QP0,		/**< QP0 (SMI): not on RoCE, freed */
+	ROCE_WCNT_RX_BAD_PKEY,		/**< BTH P_Key does not match (IBTA 9.6.1.1) */
+	ROCE_WCNT_RX_BAD_SRC,		/**< RC/UC: source GID is not the QP's peer */
 	ROCE_WCNT_TX_PKTS,		/**< frames accepted by the tx callback */
 	ROCE_WCNT_TX_REFUSED,		/**< frames refused once, kept for later */
 	ROCE_WCNT_TX_DROP_FULL,		/**< frames dropped: batch full and stuck */

@@ -68,6 +68,28 @@ fl_corrupt(struct fake_link *l, struct rte_mbuf *m)
 		rte_pktmbuf_mtod(seg, uint8_t *)[off] ^= 0x5a;
 }
 
+/*
+ * @p m, or a private copy of it when a segment is not the mbuf's own
+ * memory (zero-copy payload attached from the sender's buffer, a clone):
+ * corruption must hit the frame on the wire, never the sender's memory.
+ * NULL when the copy cannot be made (@p m is kept).
+ */
+static struct rte_mbuf *
+fl_writable(struct rte_mbuf *m)
+{
+	struct rte_mbuf *seg, *copy;
+
+	for (seg = m; seg != NULL; seg = seg->next)
+		if (!RTE_MBUF_DIRECT(seg) || rte_mbuf_refcnt_read(seg) != 1)
+			break;
+	if (seg == NULL)
+		return m;
+	copy = rte_pktmbuf_copy(m, m->pool, 0, UINT32_MAX);
+	if (copy != NULL)
+		rte_pktmbuf_free(m);
+	return copy;
+}
+
 static uint16_t
 fl_tx(void *ctx, struct rte_mbuf **pkts, uint16_t n)
 {
@@ -113,8 +135,12 @@ fl_tx(void *ctx, struct rte_mbuf **pkts, uint16_t n)
 			}
 		}
 		if (fl_chance(l, imp->corrupt_ppm)) {
-			ep->stats.corrupted++;
-			fl_corrupt(l, m);
+			copy = fl_writable(m);
+			if (copy != NULL) {
+				m = copy;
+				ep->stats.corrupted++;
+				fl_corrupt(l, m);
+			}
 		}
 		if (ep->held == NULL && fl_chance(l, imp->reorder_ppm)) {
 			ep->stats.reordered++;

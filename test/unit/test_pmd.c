@@ -7,6 +7,7 @@
  *   ringA: rx <- r_ba, tx -> r_ab        ringB: rx <- r_ab, tx -> r_ba
  *   net_ernic0 on ringA (2 workers)      net_ernic1 on ringB
  *
+ * test_qp_xstats runs an RDMA WRITE between the two ports (QP counters).
  * Tests that look at one port alone inject frames into r_ba (ringA's RX)
  * and read ernic0's output from r_ab without polling ernic1.
  */
@@ -707,6 +708,197 @@ test_resolve(void)
 	CU_ASSERT(xstat(ern0, "tx_arp") >= 1 + 1 + 3);
 }
 
+/* Connect RC QP @p qp to @p dqpn at the peer GID index 1 / @p dmac. */
+static int
+qp_connect(struct roce_qp *qp, uint16_t peer, const uint8_t *dmac,
+	   uint32_t dqpn)
+{
+	struct roce_qp_attr a;
+	int ret;
+
+	memset(&a, 0, sizeof(a));
+	a.qp_state = ROCE_QPS_INIT;
+	a.port_num = 1;
+	a.qp_access_flags = ROCE_ACCESS_LOCAL_WRITE | ROCE_ACCESS_REMOTE_WRITE;
+	ret = roce_modify_qp(qp, &a, ROCE_QP_STATE | ROCE_QP_PKEY_INDEX |
+			     ROCE_QP_PORT | ROCE_QP_ACCESS_FLAGS);
+	if (ret != 0)
+		return ret;
+	memset(&a, 0, sizeof(a));
+	a.qp_state = ROCE_QPS_RTR;
+	ret = rte_pmd_ernic_gid(peer, 1, &a.ah_attr.dgid);
+	if (ret != 0)
+		return ret;
+	memcpy(a.ah_attr.dmac, dmac, 6);
+	a.ah_attr.sgid_index = 1;
+	a.ah_attr.hop_limit = 0xff;
+	a.ah_attr.port_num = 1;
+	a.path_mtu = ROCE_MTU_1024;
+	a.dest_qp_num = dqpn;
+	a.rq_psn = 100;
+	a.max_dest_rd_atomic = 1;
+	a.min_rnr_timer = 1;
+	ret = roce_modify_qp(qp, &a, ROCE_QP_STATE | ROCE_QP_AV |
+			     ROCE_QP_PATH_MTU | ROCE_QP_DEST_QPN |
+			     ROCE_QP_RQ_PSN | ROCE_QP_MAX_DEST_RD_ATOMIC |
+			     ROCE_QP_MIN_RNR_TIMER);
+	if (ret != 0)
+		return ret;
+	memset(&a, 0, sizeof(a));
+	a.qp_state = ROCE_QPS_RTS;
+	a.sq_psn = 100;
+	a.timeout = 14;
+	a.retry_cnt = 7;
+	a.rnr_retry = 7;
+	a.max_rd_atomic = 1;
+	return roce_modify_qp(qp, &a, ROCE_QP_STATE | ROCE_QP_SQ_PSN |
+			      ROCE_QP_TIMEOUT | ROCE_QP_RETRY_CNT |
+			      ROCE_QP_RNR_RETRY | ROCE_QP_MAX_QP_RD_ATOMIC);
+}
+
+/* true when @p port has an xstat named @p name */
+static bool
+has_xstat_name(uint16_t port, const char *name)
+{
+	struct rte_eth_xstat_name *names;
+	bool found = false;
+	int n, i;
+
+	n = rte_eth_xstats_get_names(port, NULL, 0);
+	if (n <= 0)
+		return false;
+	names = calloc(n, sizeof(*names));
+	if (names == NULL)
+		return false;
+	if (rte_eth_xstats_get_names(port, names, n) == n)
+		for (i = 0; i < n && !found; i++)
+			found = strcmp(names[i].name, name) == 0;
+	free(names);
+	return found;
+}
+
+static uint64_t
+qp_xstat(uint16_t port, uint32_t qpn, const char *counter)
+{
+	char name[RTE_ETH_XSTATS_NAME_SIZE];
+
+	snprintf(name, sizeof(name), "qp%u_%s", qpn, counter);
+	return xstat(port, name);
+}
+
+/* An RDMA WRITE between ernic0 and ernic1: per-QP and CM xstats. */
+static void
+test_qp_xstats(void)
+{
+	enum { LEN = 4096 };
+	struct roce_device *d0 = rte_pmd_ernic_get_device(ern0);
+	struct roce_device *d1 = rte_pmd_ernic_get_device(ern1);
+	struct roce_qp_init_attr ia;
+	struct roce_pd *pd[2];
+	struct roce_cq *cq[2];
+	struct roce_qp *qp[2];
+	struct roce_mr *mr[2];
+	struct roce_send_wr wr;
+	struct roce_sge sge;
+	struct roce_wc wc;
+	char name[RTE_ETH_XSTATS_NAME_SIZE];
+	uint8_t *buf[2];
+	uint32_t qpn0, qpn1;
+	int i, done = 0, n0, n1;
+
+	CU_ASSERT_FATAL(started && d0 != NULL && d1 != NULL);
+	CU_ASSERT(rte_pmd_ernic_pmtu(ern0) == 1024);
+	CU_ASSERT(rte_pmd_ernic_pmtu(ring_b) == -ENODEV);
+	n0 = rte_eth_xstats_get_names(ern0, NULL, 0);
+	/* CM counters of the started port */
+	CU_ASSERT(xstat(ern0, "cm_rx_req") == 0);
+	CU_ASSERT(has_xstat_name(ern0, "mad_rx"));
+
+	for (i = 0; i < 2; i++) {
+		pd[i] = roce_alloc_pd(i == 0 ? d0 : d1);
+		CU_ASSERT_FATAL(pd[i] != NULL);
+		cq[i] = roce_create_cq(rte_pmd_ernic_get_worker(i == 0 ?
+							ern0 : ern1, 0), 64);
+		CU_ASSERT_FATAL(cq[i] != NULL);
+		memset(&ia, 0, sizeof(ia));
+		ia.qp_type = ROCE_QPT_RC;
+		ia.send_cq = cq[i];
+		ia.recv_cq = cq[i];
+		ia.cap.max_send_wr = 16;
+		ia.cap.max_recv_wr = 16;
+		ia.cap.max_send_sge = 1;
+		ia.cap.max_recv_sge = 1;
+		qp[i] = roce_create_qp(pd[i], &ia);
+		CU_ASSERT_FATAL(qp[i] != NULL);
+		buf[i] = calloc(1, LEN);
+		CU_ASSERT_FATAL(buf[i] != NULL);
+		mr[i] = roce_reg_mr(pd[i], buf[i], LEN,
+				    ROCE_ACCESS_LOCAL_WRITE |
+				    ROCE_ACCESS_REMOTE_WRITE);
+		CU_ASSERT_FATAL(mr[i] != NULL);
+	}
+	qpn0 = roce_qp_num(qp[0]);
+	qpn1 = roce_qp_num(qp[1]);
+	/* the new QPs are in xstats, by QPN */
+	n1 = rte_eth_xstats_get_names(ern0, NULL, 0);
+	CU_ASSERT(n1 > n0);
+	snprintf(name, sizeof(name), "qp%u_tx_pkts", qpn0);
+	CU_ASSERT(has_xstat_name(ern0, name));
+	snprintf(name, sizeof(name), "qp%u_retrans_pkts", qpn0);
+	CU_ASSERT(has_xstat_name(ern0, name));
+	snprintf(name, sizeof(name), "qp%u_rnr_naks_rx", qpn1);
+	CU_ASSERT(has_xstat_name(ern1, name));
+	CU_ASSERT(qp_xstat(ern0, qpn0, "tx_pkts") == 0);
+	CU_ASSERT(qp_xstat(ern1, qpn1, "rnr_naks_rx") == 0);
+
+	CU_ASSERT_FATAL(qp_connect(qp[0], ern1, mac1, qpn1) == 0);
+	CU_ASSERT_FATAL(qp_connect(qp[1], ern0, mac0, qpn0) == 0);
+	for (i = 0; i < LEN; i++)
+		buf[0][i] = (uint8_t)(i * 7 + 1);
+	sge.addr = (uintptr_t)buf[0];
+	sge.length = LEN;
+	sge.lkey = roce_mr_lkey(mr[0]);
+	memset(&wr, 0, sizeof(wr));
+	wr.wr_id = 42;
+	wr.opcode = ROCE_WR_RDMA_WRITE;
+	wr.send_flags = ROCE_SEND_SIGNALED;
+	wr.sg_list = &sge;
+	wr.num_sge = 1;
+	wr.rdma.remote_addr = (uintptr_t)buf[1];
+	wr.rdma.rkey = roce_mr_rkey(mr[1]);
+	CU_ASSERT_FATAL(roce_post_send(qp[0], &wr, 1, NULL) == 0);
+	for (i = 0; i < 2000 && !done; i++) {
+		rte_pmd_ernic_poll(ern0);
+		rte_pmd_ernic_poll(ern1);
+		done = roce_poll_cq(cq[0], &wc, 1);
+	}
+	CU_ASSERT_FATAL(done == 1);
+	CU_ASSERT(wc.status == ROCE_WC_SUCCESS && wc.wr_id == 42);
+	CU_ASSERT(memcmp(buf[0], buf[1], LEN) == 0);
+
+	/* 4 KiB at PMTU 1024: 4 packets out of ernic0's QP, into ernic1's */
+	CU_ASSERT(qp_xstat(ern0, qpn0, "tx_pkts") == 4);
+	CU_ASSERT(qp_xstat(ern0, qpn0, "acks_rx") >= 1);
+	CU_ASSERT(qp_xstat(ern0, qpn0, "retrans_pkts") == 0);
+	CU_ASSERT(qp_xstat(ern0, qpn0, "rnr_naks_rx") == 0);
+	CU_ASSERT(qp_xstat(ern1, qpn1, "rx_pkts") == 4);
+	CU_ASSERT(qp_xstat(ern1, qpn1, "acks_tx") >= 1);
+	/* a reset starts the QP's counters from 0 */
+	CU_ASSERT(rte_eth_xstats_reset(ern0) == 0);
+	CU_ASSERT(qp_xstat(ern0, qpn0, "tx_pkts") == 0);
+
+	for (i = 0; i < 2; i++) {
+		CU_ASSERT(roce_destroy_qp(qp[i]) == 0);
+		CU_ASSERT(roce_dereg_mr(mr[i]) == 0);
+		CU_ASSERT(roce_destroy_cq(cq[i]) == 0);
+		CU_ASSERT(roce_dealloc_pd(pd[i]) == 0);
+		free(buf[i]);
+	}
+	/* destroyed QPs leave xstats */
+	CU_ASSERT(qp_xstat(ern0, qpn0, "tx_pkts") == UINT64_MAX);
+	CU_ASSERT(rte_eth_xstats_get_names(ern0, NULL, 0) == n0);
+}
+
 static void
 test_stats(void)
 {
@@ -803,6 +995,7 @@ static CU_TestInfo pmd_tests[] = {
 	{ "RoCE frames to our IP go to the worker", test_roce_to_worker },
 	{ "frames of another worker's QP are handed over", test_handoff },
 	{ "resolve between two ernic ports", test_resolve },
+	{ "per-QP and CM counters in xstats", test_qp_xstats },
 	{ "stats, xstats and link", test_stats },
 	{ "close gives the underlying port back", test_close_gives_port_back },
 	{ "exception= bridges non-RoCE frames to a tap", test_exception_tap },

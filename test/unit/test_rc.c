@@ -1285,6 +1285,283 @@ test_srq_under_loss(void)
 	env_destroy(e);
 }
 
+/* Replace side 1's QP by an RC QP on @p srq and reconnect. */
+static void
+env_use_srq(struct env *e, struct roce_srq *srq)
+{
+	struct roce_qp_init_attr ia;
+
+	CU_ASSERT_EQUAL_FATAL(roce_destroy_qp(e->qp[1]), 0);
+	memset(&ia, 0, sizeof(ia));
+	ia.qp_type = ROCE_QPT_RC;
+	ia.send_cq = ia.recv_cq = e->cq[1];
+	ia.srq = srq;
+	ia.cap.max_send_wr = 64;
+	ia.cap.max_send_sge = 2;
+	ia.sq_sig_all = true;
+	e->qp[1] = roce_create_qp(e->l->ep[1].pd, &ia);
+	CU_ASSERT_FATAL(e->qp[1] != NULL);
+	CU_ASSERT_EQUAL_FATAL(roce_modify_qp(e->qp[0], &(struct roce_qp_attr){
+		.qp_state = ROCE_QPS_RESET }, ROCE_QP_STATE), 0);
+	CU_ASSERT_EQUAL_FATAL(fake_link_connect(e->l, e->qp[0], e->qp[1],
+						&e->o), 0);
+}
+
+static int
+count_events(struct roce_device *dev, enum roce_event_type type,
+	     const void *element)
+{
+	struct roce_async_event ev;
+	int n = 0;
+
+	while (roce_get_async_event(dev, &ev) == 1)
+		if (ev.event_type == type && ev.element.qp == element)
+			n++;
+	return n;
+}
+
+static int
+send_error_exec(void *arg)
+{
+	/* the requester's retry exhaustion, as roce_comp.c reports it */
+	roce_qp_error(arg, ROCE_ERR_RETRY_EXC);
+	return 0;
+}
+
+/*
+ * A WQE taken from the SRQ by a SEND FIRST is held by the responder only;
+ * an error outside the responder (retry exhaustion) must flush it
+ * (IBTA 10.3.1), leaving the SRQ's other WQEs for other QPs.
+ */
+static void
+test_srq_held_wqe_flushed(void)
+{
+	struct env *e = env_create(121, NULL, NULL);
+	struct roce_srq_attr sa = { .max_wr = 8, .max_sge = 1 };
+	struct roce_hdr_fields f;
+	struct roce_srq *srq;
+	struct roce_sge rs;
+	struct roce_recv_wr rw;
+	static uint8_t payload[4096];
+	unsigned int posted, k;
+
+	CU_ASSERT_FATAL(e != NULL);
+	srq = roce_create_srq(e->l->ep[1].pd, e->l->ep[1].w, &sa);
+	CU_ASSERT_FATAL(srq != NULL);
+	env_use_srq(e, srq);
+	for (k = 0; k < 2; k++) {
+		rs = sge(e, 1, (size_t)k * 8192, 8192);
+		rw = (struct roce_recv_wr){ .wr_id = 600 + k, .sg_list = &rs,
+					    .num_sge = 1 };
+		CU_ASSERT_EQUAL_FATAL(roce_post_srq_recv(srq, &rw, 1, &posted), 0);
+	}
+	memset(payload, 0x5a, sizeof(payload));
+	inject_fields(e, &f, ROCE_OP_RC_SEND_FIRST);
+	f.dqpn = e->qp[1]->qpn;
+	CU_ASSERT_EQUAL_FATAL(fake_link_inject(e->l, 1, &f, payload, e->mtu), 0);
+	fake_link_settle(e->l, 100000);
+	CU_ASSERT_PTR_NOT_NULL(e->qp[1]->resp.rwqe);
+	CU_ASSERT(e->qp[1]->resp.rwqe_from_srq);
+	CU_ASSERT_EQUAL(srq->rq.prod - srq->rq.cons, 1);
+	count_events(e->l->ep[1].dev, ROCE_EVENT_QP_LAST_WQE_REACHED, NULL);
+
+	CU_ASSERT_EQUAL(roce_worker_exec(e->l->ep[1].w, send_error_exec,
+					 e->qp[1]), 0);
+	CU_ASSERT_EQUAL(qp_state(e->qp[1]), ROCE_QPS_ERR);
+	CU_ASSERT_FATAL(env_wait(e, 0, 1));
+	CU_ASSERT_EQUAL(e->got[1], 1);
+	CU_ASSERT_EQUAL(e->wc[1][0].wr_id, 600);
+	CU_ASSERT_EQUAL(e->wc[1][0].status, ROCE_WC_WR_FLUSH_ERR);
+	CU_ASSERT_EQUAL(e->wc[1][0].opcode, ROCE_WC_RECV);
+	CU_ASSERT_EQUAL(e->wc[1][0].qp_num, e->qp[1]->qpn);
+	CU_ASSERT_PTR_NULL(e->qp[1]->resp.rwqe);
+	CU_ASSERT_FALSE(e->qp[1]->resp.in_message);
+	/* the other WQE stays on the SRQ; flushing again adds nothing */
+	CU_ASSERT_EQUAL(srq->rq.prod - srq->rq.cons, 1);
+	CU_ASSERT_EQUAL(count_events(e->l->ep[1].dev,
+				     ROCE_EVENT_QP_LAST_WQE_REACHED, e->qp[1]), 1);
+	fake_link_settle(e->l, 100000);
+	CU_ASSERT_EQUAL(roce_poll_cq(e->cq[1], e->wc[1], 4), 0);
+	CU_ASSERT_EQUAL(roce_destroy_qp(e->qp[1]), 0);
+	e->qp[1] = NULL;
+	CU_ASSERT_EQUAL(roce_destroy_srq(srq), 0);
+	env_destroy(e);
+}
+
+/*
+ * SRQ catastrophic error (IBTA 11.6.3): the QP needing a WQE from it NAKs
+ * (remote operational error) and goes to ERR; SRQ_ERR is raised once.
+ */
+static void
+test_srq_error_qp(void)
+{
+	struct env *e = env_create(122, NULL, NULL);
+	struct roce_srq_attr sa = { .max_wr = 8, .max_sge = 1 };
+	struct roce_hdr_fields f;
+	struct roce_recv_wqe *wqe;
+	struct roce_srq *srq;
+	struct roce_sge rs;
+	struct roce_recv_wr rw;
+	static uint8_t payload[64];
+	unsigned int posted;
+
+	CU_ASSERT_FATAL(e != NULL);
+	srq = roce_create_srq(e->l->ep[1].pd, e->l->ep[1].w, &sa);
+	CU_ASSERT_FATAL(srq != NULL);
+	env_use_srq(e, srq);
+	rs = sge(e, 1, 0, 4096);
+	rw = (struct roce_recv_wr){ .wr_id = 700, .sg_list = &rs, .num_sge = 1 };
+	CU_ASSERT_EQUAL_FATAL(roce_post_srq_recv(srq, &rw, 1, &posted), 0);
+	/* its head WQE is overwritten (a poster broke the contract) */
+	wqe = roce_wq_slot(&srq->rq, srq->rq.cons);
+	wqe->num_sge = 7;
+	count_events(e->l->ep[1].dev, ROCE_EVENT_SRQ_ERR, NULL);
+	inject_fields(e, &f, ROCE_OP_RC_SEND_ONLY);
+	f.dqpn = e->qp[1]->qpn;
+	CU_ASSERT_EQUAL_FATAL(fake_link_inject(e->l, 1, &f, payload,
+					       sizeof(payload)), 0);
+	fake_link_settle(e->l, 100000);
+	CU_ASSERT(srq->error);
+	CU_ASSERT_EQUAL(count_events(e->l->ep[1].dev, ROCE_EVENT_SRQ_ERR, srq), 1);
+	CU_ASSERT_EQUAL(qp_state(e->qp[1]), ROCE_QPS_ERR);
+	CU_ASSERT_EQUAL(e->qp[1]->stats.naks_tx, 1);
+	CU_ASSERT_EQUAL(counter(e->l->ep[1].w, "resp_rem_op_err"), 1);
+	CU_ASSERT_EQUAL(roce_post_srq_recv(srq, &rw, 1, &posted), -EINVAL);
+	CU_ASSERT(mem_is(e->m[1].base, REGION, FILL_DST));
+	CU_ASSERT_EQUAL(roce_destroy_qp(e->qp[1]), 0);
+	e->qp[1] = NULL;
+	CU_ASSERT_EQUAL(roce_destroy_srq(srq), 0);
+	env_destroy(e);
+}
+
+/*
+ * P_Key (IBTA 9.6.1.1, 10.9.3) and source address (connected QPs) checks
+ * at RX dispatch: drops are counted and touch nothing.
+ */
+static void
+test_injected_bad_pkey_src(void)
+{
+	static const uint16_t bad_pkeys[] = { 0x1234, 0x0000, 0x8000, 0x7ffe };
+	struct env *e = env_create(111, NULL, NULL);
+	struct roce_hdr_fields f;
+	uint8_t payload[64];
+	uint64_t drops0;
+	unsigned int i;
+
+	CU_ASSERT_FATAL(e != NULL);
+	memset(payload, 0x22, sizeof(payload));
+	drops0 = e->qp[1]->stats.rx_drops;
+	for (i = 0; i <= RTE_DIM(bad_pkeys); i++) {
+		inject_fields(e, &f, ROCE_OP_RC_RDMA_WRITE_ONLY);
+		f.va = (uint64_t)(uintptr_t)e->m[1].base;
+		f.rkey = roce_mr_rkey(e->m[1].mr);
+		f.dma_len = sizeof(payload);
+		if (i < RTE_DIM(bad_pkeys)) {
+			f.pkey = bad_pkeys[i];
+		} else {
+			/* right P_Key, another sender */
+			f.sgid[15] ^= 1;
+		}
+		CU_ASSERT_EQUAL(fake_link_inject(e->l, 1, &f, payload,
+						 sizeof(payload)), 0);
+	}
+	fake_link_settle(e->l, 100000);
+	CU_ASSERT_EQUAL(counter(e->l->ep[1].w, "rx_drop_bad_pkey"),
+			RTE_DIM(bad_pkeys));
+	CU_ASSERT_EQUAL(counter(e->l->ep[1].w, "rx_drop_bad_src"), 1);
+	CU_ASSERT_EQUAL(e->qp[1]->stats.rx_drops - drops0,
+			RTE_DIM(bad_pkeys) + 1);
+	CU_ASSERT(mem_is(e->m[1].base, REGION, FILL_DST));
+	CU_ASSERT_EQUAL(qp_state(e->qp[1]), ROCE_QPS_RTS);
+	/* a limited member key matches the QP's full member key */
+	inject_fields(e, &f, ROCE_OP_RC_RDMA_WRITE_ONLY);
+	f.va = (uint64_t)(uintptr_t)e->m[1].base;
+	f.rkey = roce_mr_rkey(e->m[1].mr);
+	f.dma_len = sizeof(payload);
+	f.pkey = 0x7fff;
+	CU_ASSERT_EQUAL(fake_link_inject(e->l, 1, &f, payload,
+					 sizeof(payload)), 0);
+	fake_link_settle(e->l, 100000);
+	CU_ASSERT(mem_is(e->m[1].base, sizeof(payload), 0x22));
+	CU_ASSERT_EQUAL(counter(e->l->ep[1].w, "rx_drop_bad_pkey"),
+			RTE_DIM(bad_pkeys));
+	CU_ASSERT_EQUAL(e->qp[1]->resp.epsn, (f.psn + 1) & 0xffffff);
+	env_destroy(e);
+}
+
+/* Bind a type 2 window over side 1's first page to side 1's QP. */
+static uint32_t
+bind_mw(struct env *e, struct roce_mw *mw, uint8_t key, uint64_t id)
+{
+	struct roce_send_wr wr;
+	uint32_t rkey = (roce_mw_rkey(mw) & ~0xffu) | key;
+
+	memset(&wr, 0, sizeof(wr));
+	wr.wr_id = id;
+	wr.opcode = ROCE_WR_BIND_MW;
+	wr.send_flags = ROCE_SEND_SIGNALED;
+	wr.bind_mw.mw = mw;
+	wr.bind_mw.rkey = rkey;
+	wr.bind_mw.mr = e->m[1].mr;
+	wr.bind_mw.addr = (uint64_t)(uintptr_t)e->m[1].base;
+	wr.bind_mw.length = 4096;
+	wr.bind_mw.access = ROCE_ACCESS_REMOTE_WRITE;
+	CU_ASSERT_EQUAL_FATAL(post_send1(e->qp[1], &wr), 0);
+	CU_ASSERT_FATAL(env_wait(e, 0, 1));
+	CU_ASSERT_EQUAL(e->wc[1][0].status, ROCE_WC_SUCCESS);
+	return rkey;
+}
+
+/*
+ * Type 2 windows die with their QP (IBTA 10.6.7.2): after destroy, a QP
+ * given the same QPN in the same PD cannot use them.
+ */
+static void
+test_mw_invalid_after_qp_destroy(void)
+{
+	struct env *e = env_create(93, NULL, NULL);
+	struct roce_device *dev;
+	struct roce_mw *mw[3];
+	uint32_t rkey[3], qpn;
+	int i;
+
+	CU_ASSERT_FATAL(e != NULL);
+	dev = e->l->ep[1].dev;
+	for (i = 0; i < 3; i++) {
+		mw[i] = roce_alloc_mw(e->l->ep[1].pd, ROCE_MW_TYPE_2);
+		CU_ASSERT_FATAL(mw[i] != NULL);
+		rkey[i] = bind_mw(e, mw[i], (uint8_t)(0x10 + i), 60 + i);
+	}
+	CU_ASSERT_EQUAL(e->qp[1]->mw_bound, 3);
+	qpn = e->qp[1]->qpn;
+	for (i = 0; i < 3; i++)
+		CU_ASSERT_EQUAL(roce_key_check_remote(dev, e->l->ep[1].pd, qpn,
+			rkey[i], (uint64_t)(uintptr_t)e->m[1].base, 64,
+			ROCE_ACCESS_REMOTE_WRITE, NULL), ROCE_OK);
+	/* deallocation of a bound window, and an invalidation, count down */
+	CU_ASSERT_EQUAL(roce_dealloc_mw(mw[2]), 0);
+	CU_ASSERT_EQUAL(e->qp[1]->mw_bound, 2);
+	CU_ASSERT_EQUAL(roce_key_invalidate(dev, e->l->ep[1].pd, rkey[1]),
+			ROCE_OK);
+	CU_ASSERT_EQUAL(e->qp[1]->mw_bound, 1);
+	CU_ASSERT_EQUAL(e->m[1].mr->mw_bound, 1);
+
+	fake_link_settle(e->l, 100000);
+	CU_ASSERT_EQUAL(roce_destroy_qp(e->qp[1]), 0);
+	e->qp[1] = NULL;
+	/* the window bound to the destroyed QPN grants nothing any more */
+	CU_ASSERT_NOT_EQUAL(roce_key_check_remote(dev, e->l->ep[1].pd, qpn,
+		rkey[0], (uint64_t)(uintptr_t)e->m[1].base, 64,
+		ROCE_ACCESS_REMOTE_WRITE, NULL), ROCE_OK);
+	CU_ASSERT_EQUAL(e->m[1].mr->mw_bound, 0);
+	/* it is free again: invalidating it now fails */
+	CU_ASSERT_NOT_EQUAL(roce_key_invalidate(dev, e->l->ep[1].pd, rkey[0]),
+			    ROCE_OK);
+	CU_ASSERT_EQUAL(roce_dealloc_mw(mw[0]), 0);
+	CU_ASSERT_EQUAL(roce_dealloc_mw(mw[1]), 0);
+	env_destroy(e);
+}
+
 struct gsi_seen {
 	int n;
 	uint32_t qkey;
@@ -1422,6 +1699,10 @@ static CU_TestInfo rc_tests[] = {
 	{ "ICRC catches corruption", test_icrc_corruption },
 	{ "TX back-pressure keeps refused frames", test_tx_backpressure },
 	{ "SEND with invalidate", test_send_with_invalidate },
+	{ "SRQ WQE held mid-message flushed on send error", test_srq_held_wqe_flushed },
+	{ "SRQ error: QP to ERR, event once", test_srq_error_qp },
+	{ "bad P_Key and source dropped", test_injected_bad_pkey_src },
+	{ "type 2 windows invalid after QP destroy", test_mw_invalid_after_qp_destroy },
 	CU_TEST_INFO_NULL,
 };
 

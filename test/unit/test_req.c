@@ -477,6 +477,12 @@ test_ackreq_every_n(void)
 	struct roce_qp *qp = make_qp(&rc_default);
 	uint32_t n = 130, i;
 
+	/*
+	 * n packets go out unacknowledged: more than the initial loss window
+	 * (ROCE_REQ_CWND_INIT), which would also set AckReq where it closes.
+	 * Open it to the fixed window: this test is about ackreq_every.
+	 */
+	qp->req.cwnd = qp->req.max_inflight;
 	post_op(qp, ROCE_WR_SEND, 1, 0, n * 256, ROCE_SEND_SIGNALED);
 	CU_ASSERT_EQUAL_FATAL(run(), n);
 	for (i = 0; i < n; i++) {
@@ -1020,6 +1026,257 @@ test_window(void)
 	drop_qp(qp);
 }
 
+/* Frames [0, n) captured carry PSNs @p first, first + 1, ... */
+static bool
+frames_from(uint32_t first, unsigned int n)
+{
+	struct roce_pkt pkt;
+	unsigned int i;
+
+	if (fx.cap.n != n)
+		return false;
+	for (i = 0; i < n; i++) {
+		frame(i, &pkt);
+		if (frame_psn(&pkt) != roce_psn_add(first, i))
+			return false;
+	}
+	return true;
+}
+
+/* AckReq set on captured frame @p i. */
+static bool
+frame_ackreq(unsigned int i)
+{
+	struct roce_pkt pkt;
+
+	frame(i, &pkt);
+	return roce_bth_ackreq(roce_pkt_bth(&pkt));
+}
+
+/*
+ * Acknowledge the newest PSN sent and run, until the WQEs complete; false
+ * when the requester stops with PSNs left (a stall).
+ */
+static bool
+ack_until_done(struct roce_qp *qp, struct roce_wc *wc, int nwc)
+{
+	int i, got = 0;
+
+	for (i = 0; i < 1000 && got < nwc; i++) {
+		if (qp->req.psn_hwm == qp->comp.psn)
+			return false;	/* nothing out, nothing sent */
+		cap_reset();
+		ack(qp, roce_psn_prev(qp->req.psn_hwm));
+		run();
+		got += poll_wc(wc + got, nwc - got);
+	}
+	return got == nwc;
+}
+
+/*
+ * Loss window: starts at ROCE_REQ_CWND_INIT (the packet that fills it asks
+ * for an ACK), slow start grows it by the PSNs acknowledged, a NAK halves
+ * it once per round, above ssthresh it grows by one per window, a local
+ * ACK timeout drops it to ROCE_REQ_CWND_MIN.
+ */
+static void
+test_loss_window(void)
+{
+	struct roce_qp *qp = make_qp(&rc_default);
+	uint32_t psn = rc_default.sq_psn, n = 600;
+	uint8_t nak = roce_syndrome(ROCE_AETH_NAK, ROCE_NAK_PSN_SEQ_ERR);
+	uint64_t retrans;
+	struct roce_wc wc[2];
+
+	CU_ASSERT_EQUAL(qp->req.cwnd, ROCE_REQ_CWND_INIT);
+	CU_ASSERT_EQUAL(qp->req.ssthresh, qp->req.max_inflight);
+	post_op(qp, ROCE_WR_SEND, 1, 0, n * 256, ROCE_SEND_SIGNALED);
+	/* initial window */
+	CU_ASSERT_EQUAL_FATAL(run(), ROCE_REQ_CWND_INIT);
+	CU_ASSERT(frames_from(psn, ROCE_REQ_CWND_INIT));
+	CU_ASSERT(frame_ackreq(ROCE_REQ_CWND_INIT - 1));
+	CU_ASSERT_FALSE(frame_ackreq(ROCE_REQ_CWND_INIT - 2));
+	CU_ASSERT(qp->stats.req_stalls > 0);
+	CU_ASSERT_EQUAL(run(), 0);
+	/* slow start: 64 acknowledged, the window grows by 64 */
+	cap_reset();
+	ack(qp, psn + 63);
+	CU_ASSERT_EQUAL(qp->req.cwnd, ROCE_REQ_CWND_INIT + 64);
+	CU_ASSERT_EQUAL_FATAL(run(), 128);
+	CU_ASSERT(frames_from(psn + 128, 128));
+	/* NAK at psn + 100: 36 more acknowledged (228), then halved */
+	cap_reset();
+	inject(qp, ROCE_OP_RC_ACK, psn + 100, nak, NULL, 0, 0);
+	CU_ASSERT_EQUAL(qp->stats.cwnd_cuts, 1);
+	CU_ASSERT_EQUAL(qp->req.ssthresh, 114);
+	CU_ASSERT_EQUAL(qp->req.cwnd, 114);
+	retrans = qp->stats.retrans_pkts;
+	CU_ASSERT_EQUAL_FATAL(run(), 114);
+	CU_ASSERT(frames_from(psn + 100, 114));
+	CU_ASSERT_EQUAL(qp->stats.retrans_pkts - retrans, 114);
+	/* the same NAK again: no second round, no second cut */
+	inject(qp, ROCE_OP_RC_ACK, psn + 100, nak, NULL, 0, 0);
+	CU_ASSERT_EQUAL(qp->stats.cwnd_cuts, 1);
+	CU_ASSERT_EQUAL(qp->req.cwnd, 114);
+	CU_ASSERT_EQUAL(run(), 0);
+	/* congestion avoidance: one window acknowledged, one PSN more */
+	cap_reset();
+	ack(qp, psn + 213);
+	CU_ASSERT_EQUAL(qp->req.cwnd, 115);
+	CU_ASSERT_EQUAL_FATAL(run(), 115);
+	CU_ASSERT(frames_from(psn + 214, 115));
+	/* local ACK timeout: minimum window, ssthresh half the window */
+	cap_reset();
+	fx.now += rte_get_tsc_hz();	/* 1 s > 4.096 us * 2^14 */
+	CU_ASSERT_EQUAL_FATAL(run(), ROCE_REQ_CWND_MIN);
+	CU_ASSERT_EQUAL(qp->stats.timeouts, 1);
+	CU_ASSERT_EQUAL(qp->stats.cwnd_timeouts, 1);
+	CU_ASSERT_EQUAL(qp->stats.cwnd_cuts, 1);
+	CU_ASSERT_EQUAL(qp->req.ssthresh, 57);
+	CU_ASSERT(frames_from(psn + 214, ROCE_REQ_CWND_MIN));
+	CU_ASSERT(frame_ackreq(ROCE_REQ_CWND_MIN - 1));
+	/* and it opens again up to the end of the message */
+	CU_ASSERT_FATAL(ack_until_done(qp, wc, 1));
+	CU_ASSERT_EQUAL(wc[0].status, ROCE_WC_SUCCESS);
+	CU_ASSERT(qp->req.cwnd > 57);
+	CU_ASSERT_EQUAL(qp->comp.psn, roce_psn_add(psn, n));
+	drop_qp(qp);
+}
+
+/*
+ * An ACK overtakes a go-back-N resend the window paused: the responder had
+ * the PSNs and acknowledges beyond what was resent (IBTA 9.7.5.1.2). The
+ * requester goes on from comp.psn: in the middle of a WQE, and with a new
+ * WQE once every started one is acknowledged. (It used to stall: req.psn
+ * behind comp.psn, a wrapped window offset, no timer armed.)
+ */
+static void
+test_loss_window_ack_overtakes_resend(void)
+{
+	struct roce_qp *qp = make_qp(&rc_default);
+	uint32_t psn = rc_default.sq_psn;
+	uint8_t nak = roce_syndrome(ROCE_AETH_NAK, ROCE_NAK_PSN_SEQ_ERR);
+	uint64_t retrans;
+	struct roce_wc wc[2];
+
+	/* mid-WQE: 300 packets, NAK at psn + 10, resend paused at 69 */
+	post_op(qp, ROCE_WR_SEND, 1, 0, 300 * 256, ROCE_SEND_SIGNALED);
+	CU_ASSERT_EQUAL_FATAL(run(), ROCE_REQ_CWND_INIT);
+	cap_reset();
+	inject(qp, ROCE_OP_RC_ACK, psn + 10, nak, NULL, 0, 0);
+	CU_ASSERT_EQUAL(qp->req.cwnd, (ROCE_REQ_CWND_INIT + 10) / 2);
+	CU_ASSERT_EQUAL_FATAL(run(), (ROCE_REQ_CWND_INIT + 10) / 2);
+	CU_ASSERT_EQUAL(run(), 0);
+	/* the original PSNs arrived after all: ACK of the first 128 */
+	cap_reset();
+	retrans = qp->stats.retrans_pkts;
+	ack(qp, psn + ROCE_REQ_CWND_INIT - 1);
+	CU_ASSERT_EQUAL_FATAL(run(), qp->req.cwnd);
+	CU_ASSERT(frames_from(psn + ROCE_REQ_CWND_INIT, qp->req.cwnd));
+	CU_ASSERT_EQUAL(qp->stats.retrans_pkts, retrans);
+	CU_ASSERT_FATAL(ack_until_done(qp, wc, 1));
+	CU_ASSERT_EQUAL(wc[0].status, ROCE_WC_SUCCESS);
+	psn = roce_psn_add(psn, 300);
+	CU_ASSERT_EQUAL(qp->comp.psn, psn);
+
+	/* whole WQE: 100 packets, NAK at + 10, the ACK covers them all */
+	qp->req.cwnd = ROCE_REQ_CWND_INIT;
+	qp->req.ssthresh = qp->req.max_inflight;
+	cap_reset();
+	post_op(qp, ROCE_WR_SEND, 2, 0, 100 * 256, ROCE_SEND_SIGNALED);
+	CU_ASSERT_EQUAL_FATAL(run(), 100);
+	cap_reset();
+	inject(qp, ROCE_OP_RC_ACK, psn + 10, nak, NULL, 0, 0);
+	CU_ASSERT_EQUAL_FATAL(run(), (ROCE_REQ_CWND_INIT + 10) / 2);
+	ack(qp, psn + 99);
+	CU_ASSERT_EQUAL_FATAL(poll_wc(wc, 2), 1);
+	CU_ASSERT_EQUAL(wc[0].wr_id, 2);
+	CU_ASSERT_EQUAL(wc[0].status, ROCE_WC_SUCCESS);
+	/* the next WQE takes the PSN after them, not a stale one */
+	cap_reset();
+	post_op(qp, ROCE_WR_SEND, 3, 0, 8, ROCE_SEND_SIGNALED);
+	CU_ASSERT_EQUAL_FATAL(run(), 1);
+	CU_ASSERT(frames_from(psn + 100, 1));
+	ack(qp, psn + 100);
+	CU_ASSERT_EQUAL_FATAL(poll_wc(wc, 2), 1);
+	CU_ASSERT_EQUAL(wc[0].wr_id, 3);
+	CU_ASSERT_EQUAL(wc[0].status, ROCE_WC_SUCCESS);
+	drop_qp(qp);
+}
+
+/*
+ * No stall under loss: a long message over a modelled link and responder.
+ * Every 7th request and every 5th response are lost; the responder takes
+ * PSNs in order, NAKs the first gap once until it moves (IBTA 9.7.5.2.2)
+ * and answers duplicates with an ACK of everything it has (9.7.5.1.2), so
+ * ACKs overtake resends after lost ACKs. The requester must always have
+ * either packets out with the ACK timer armed, or be done.
+ */
+static void
+test_loss_window_no_stall(void)
+{
+	struct roce_qp *qp = make_qp(&rc_default);
+	uint32_t psn = rc_default.sq_psn, n = 1000, epsn = psn, seen = 0;
+	uint8_t nak = roce_syndrome(ROCE_AETH_NAK, ROCE_NAK_PSN_SEQ_ERR);
+	struct roce_wc wc[2];
+	bool nak_sent = false;
+	int got = 0, rounds;
+
+	post_op(qp, ROCE_WR_SEND, 1, 0, n * 256, ROCE_SEND_SIGNALED);
+	for (rounds = 0; rounds < 5000 && got == 0; rounds++) {
+		unsigned int i, sent = run();
+		bool gap = false, answer = false;
+		struct roce_pkt pkt;
+
+		/* after a run, req.psn lies in [comp.psn, psn_hwm] */
+		CU_ASSERT_FATAL(roce_psn_offset(qp->req.psn, qp->comp.psn) <=
+				roce_psn_offset(qp->req.psn_hwm, qp->comp.psn));
+		for (i = 0; i < sent; i++) {
+			uint32_t p;
+
+			frame(i, &pkt);
+			p = frame_psn(&pkt);
+			if ((++seen % 7) == 0)
+				continue;	/* request lost */
+			if (p == epsn) {
+				epsn = roce_psn_next(epsn);
+				nak_sent = false;
+				answer = true;
+			} else if (roce_psn_before(p, epsn)) {
+				/* duplicate: ACK what it has */
+				answer = true;
+			} else {
+				gap = true;
+			}
+		}
+		cap_reset();
+		if ((rounds % 5) != 4) {	/* else the response is lost */
+			if (gap && !nak_sent) {
+				nak_sent = true;
+				inject(qp, ROCE_OP_RC_ACK, epsn, nak, NULL,
+				       0, 0);
+			} else if (answer) {
+				ack(qp, roce_psn_prev(epsn));
+			}
+		}
+		if (sent == 0 && qp->req.psn_hwm != qp->comp.psn) {
+			/* nothing sent, PSNs out: the ACK timer is armed */
+			CU_ASSERT_FATAL(roce_timer_armed(&qp->comp.retrans));
+			fx.now += rte_get_tsc_hz();
+		}
+		got += poll_wc(wc, 2);
+	}
+	CU_ASSERT_EQUAL_FATAL(got, 1);
+	CU_ASSERT_EQUAL(wc[0].status, ROCE_WC_SUCCESS);
+	CU_ASSERT_EQUAL(qp->comp.psn, roce_psn_add(psn, n));
+	CU_ASSERT(qp->stats.cwnd_cuts > 0);
+	CU_ASSERT(qp->stats.cwnd_timeouts > 0);
+	CU_ASSERT(qp->stats.dup_acks + qp->stats.acks_rx > 0);
+	CU_ASSERT(qp->req.cwnd >= ROCE_REQ_CWND_MIN);
+	CU_ASSERT(qp->req.cwnd <= qp->req.max_inflight);
+	drop_qp(qp);
+}
+
 static CU_TestInfo req_tests[] = {
 	{ "SEND segmentation, MTU 256", test_segmentation_256 },
 	{ "SEND segmentation, MTU 4096", test_segmentation_4096 },
@@ -1040,6 +1297,9 @@ static CU_TestInfo req_tests[] = {
 	{ "atomic fetch-and-add", test_atomic },
 	{ "local WQEs in SQ order", test_local_wqes_in_order },
 	{ "send window", test_window },
+	{ "loss window: initial, growth, halving, timeout", test_loss_window },
+	{ "loss window: ACK overtakes a resend", test_loss_window_ack_overtakes_resend },
+	{ "loss window: no stall under loss", test_loss_window_no_stall },
 	CU_TEST_INFO_NULL,
 };
 

@@ -305,11 +305,8 @@ test_srq_limit(void)
 		wr[i].wr_id = i;
 	CU_ASSERT_EQUAL(roce_post_srq_recv(srq, wr, 10, &posted), 0);
 
-	/* modify: bad masks and values */
+	/* modify: bad masks and values (resize: test_srq_resize) */
 	memset(&a, 0, sizeof(a));
-	a.max_wr = 32;
-	CU_ASSERT_EQUAL(roce_modify_srq(srq, &a, ROCE_SRQ_MAX_WR),
-			-EOPNOTSUPP);
 	a.srq_limit = 17;
 	CU_ASSERT_EQUAL(roce_modify_srq(srq, &a, ROCE_SRQ_LIMIT), -EINVAL);
 	CU_ASSERT_EQUAL(roce_modify_srq(srq, &a, 1 << 4), -EINVAL);
@@ -362,6 +359,168 @@ test_srq_limit(void)
 	CU_ASSERT_EQUAL(roce_destroy_srq(srq), 0);
 }
 
+/* Post @p n WRs with ids from @p id, 1 or 2 SGEs (length 10 * sges). */
+static int
+post_ids(struct roce_srq *srq, uint64_t id, unsigned int n)
+{
+	struct roce_recv_wr wr;
+	struct roce_sge sge[2];
+	unsigned int i, posted;
+	int ret;
+
+	for (i = 0; i < n; i++) {
+		sge[0].addr = (uint64_t)(uintptr_t)buf;
+		sge[0].length = 10;
+		sge[0].lkey = roce_mr_lkey(mr);
+		sge[1] = sge[0];
+		memset(&wr, 0, sizeof(wr));
+		wr.wr_id = id + i;
+		wr.sg_list = sge;
+		wr.num_sge = 1 + (uint32_t)((id + i) & 1);
+		ret = roce_post_srq_recv(srq, &wr, 1, &posted);
+		if (ret != 0)
+			return ret;
+	}
+	return 0;
+}
+
+/* Take @p n WQEs, checking ids from @p id and their SGEs; false on a miss. */
+static bool
+take_ids(struct roce_srq *srq, uint64_t id, unsigned int n)
+{
+	struct roce_recv_wqe *wqe;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		uint32_t ns = 1 + (uint32_t)((id + i) & 1);
+
+		wqe = roce_srq_next(srq);
+		if (wqe == NULL || wqe->wr_id != id + i ||
+		    wqe->num_sge != ns || wqe->length != 10 * ns ||
+		    wqe->sge[ns - 1].length != 10 ||
+		    wqe->sge[0].lkey != roce_mr_lkey(mr))
+			return false;
+		roce_srq_consume(srq);
+	}
+	return true;
+}
+
+/* Resize (IBTA 11.2.3.3): grow, shrink to the outstanding count, refusals. */
+static void
+test_srq_resize(void)
+{
+	struct roce_srq_attr a;
+	struct roce_srq *srq;
+
+	srq = new_srq(4, 2, 0);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(srq);
+	/* wrap the small ring first: ids 0..2 posted, 0 taken, 3..4 posted */
+	CU_ASSERT_EQUAL(post_ids(srq, 0, 3), 0);
+	CU_ASSERT_TRUE(take_ids(srq, 0, 1));
+	CU_ASSERT_EQUAL(post_ids(srq, 3, 2), 0);
+	CU_ASSERT_EQUAL(post_ids(srq, 5, 1), -ENOMEM);	/* 4 outstanding */
+
+	/* grow: the 4 outstanding WQEs keep their order and content */
+	memset(&a, 0, sizeof(a));
+	a.max_wr = 100;
+	CU_ASSERT_EQUAL(roce_modify_srq(srq, &a, ROCE_SRQ_MAX_WR), 0);
+	CU_ASSERT_EQUAL(roce_query_srq(srq, &a), 0);
+	CU_ASSERT_EQUAL(a.max_wr, 100);
+	CU_ASSERT_EQUAL(a.max_sge, 2);
+	CU_ASSERT_EQUAL(srq->rq.prod - srq->rq.cons, 4);
+	CU_ASSERT_EQUAL(post_ids(srq, 5, 96), 0);	/* 100 outstanding */
+	CU_ASSERT_EQUAL(post_ids(srq, 101, 1), -ENOMEM);
+
+	/* shrinking below the outstanding WQEs: -EINVAL, nothing changed */
+	a.max_wr = 99;
+	CU_ASSERT_EQUAL(roce_modify_srq(srq, &a, ROCE_SRQ_MAX_WR), -EINVAL);
+	CU_ASSERT_EQUAL(roce_query_srq(srq, &a), 0);
+	CU_ASSERT_EQUAL(a.max_wr, 100);
+	CU_ASSERT_TRUE(take_ids(srq, 1, 95));		/* 5 left: 96..100 */
+
+	/* bad sizes */
+	a.max_wr = 0;
+	CU_ASSERT_EQUAL(roce_modify_srq(srq, &a, ROCE_SRQ_MAX_WR), -EINVAL);
+	a.max_wr = ROCE_MAX_SRQ_WR + 1;
+	CU_ASSERT_EQUAL(roce_modify_srq(srq, &a, ROCE_SRQ_MAX_WR), -EINVAL);
+	/* an armed limit above the new size: -EINVAL */
+	a.srq_limit = 4;
+	CU_ASSERT_EQUAL(roce_modify_srq(srq, &a, ROCE_SRQ_LIMIT), 0);
+	a.max_wr = 3;
+	CU_ASSERT_EQUAL(roce_modify_srq(srq, &a, ROCE_SRQ_MAX_WR), -EINVAL);
+
+	/* shrink to exactly the outstanding count, limit lowered together */
+	a.max_wr = 5;
+	a.srq_limit = 2;
+	CU_ASSERT_EQUAL(roce_modify_srq(srq, &a,
+					ROCE_SRQ_MAX_WR | ROCE_SRQ_LIMIT), 0);
+	CU_ASSERT_EQUAL(roce_query_srq(srq, &a), 0);
+	CU_ASSERT_EQUAL(a.max_wr, 5);
+	CU_ASSERT_EQUAL(a.srq_limit, 2);
+	CU_ASSERT_EQUAL(post_ids(srq, 101, 1), -ENOMEM);
+	CU_ASSERT_TRUE(take_ids(srq, 96, 5));
+	CU_ASSERT_PTR_NULL(roce_srq_next(srq));
+	/* and the resized ring keeps working across its wrap */
+	CU_ASSERT_EQUAL(post_ids(srq, 200, 5), 0);
+	CU_ASSERT_TRUE(take_ids(srq, 200, 3));
+	CU_ASSERT_EQUAL(post_ids(srq, 205, 3), 0);
+	CU_ASSERT_TRUE(take_ids(srq, 203, 5));
+	CU_ASSERT_EQUAL(roce_destroy_srq(srq), 0);
+}
+
+static int
+count_err_events(struct roce_srq *srq)
+{
+	struct roce_async_event ev;
+	int n = 0;
+
+	while (roce_get_async_event(dev, &ev) == 1) {
+		if (ev.event_type == ROCE_EVENT_SRQ_ERR &&
+		    ev.element.srq == srq)
+			n++;
+	}
+	return n;
+}
+
+/* SRQ catastrophic error (IBTA 11.6.3): a malformed head WQE. */
+static void
+test_srq_error(void)
+{
+	struct roce_recv_wqe *wqe;
+	struct roce_srq_attr a;
+	struct roce_srq *srq;
+	int round;
+
+	count_err_events(NULL);
+	for (round = 0; round < 2; round++) {
+		srq = new_srq(8, 2, 0);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(srq);
+		CU_ASSERT_EQUAL(post_ids(srq, 0, 3), 0);
+		/* the second WQE overwritten: SGE count, then length */
+		wqe = roce_wq_slot(&srq->rq, srq->rq.cons + 1);
+		if (round == 0)
+			wqe->num_sge = 3;
+		else
+			wqe->length++;
+		CU_ASSERT_TRUE(take_ids(srq, 0, 1));
+		CU_ASSERT_FALSE(srq->error);
+		CU_ASSERT_EQUAL(count_err_events(srq), 0);
+		CU_ASSERT_PTR_NULL(roce_srq_next(srq));
+		CU_ASSERT_TRUE(srq->error);
+		CU_ASSERT_EQUAL(count_err_events(srq), 1);
+		/* sticky: nothing handed out, no second event, no posts */
+		CU_ASSERT_PTR_NULL(roce_srq_next(srq));
+		CU_ASSERT_EQUAL(count_err_events(srq), 0);
+		CU_ASSERT_EQUAL(srq->err_events, 1);
+		CU_ASSERT_EQUAL(post_ids(srq, 10, 1), -EINVAL);
+		memset(&a, 0, sizeof(a));
+		a.max_wr = 16;
+		CU_ASSERT_EQUAL(roce_modify_srq(srq, &a, ROCE_SRQ_MAX_WR),
+				-EINVAL);
+		CU_ASSERT_EQUAL(roce_destroy_srq(srq), 0);
+	}
+}
+
 static void
 test_srq_busy(void)
 {
@@ -385,6 +544,8 @@ static CU_TestInfo srq_tests[] = {
 	{ "post, next/consume order, full", test_srq_post_order },
 	{ "bad WRs: keys -EFAULT, counts -EINVAL", test_srq_bad_wr },
 	{ "limit event once, re-arm", test_srq_limit },
+	{ "resize: grow, shrink, order kept", test_srq_resize },
+	{ "error state: event once, no posts", test_srq_error },
 	{ "busy SRQ, PD and worker", test_srq_busy },
 	CU_TEST_INFO_NULL,
 };

@@ -12,6 +12,8 @@
 #include <rte_ip.h>
 
 #include "fake_link.h"
+#include "roce_build.h"
+#include "roce_opcode.h"
 #include "roce_verbs.h"
 #include "test_common.h"
 
@@ -417,6 +419,64 @@ test_ud_no_wqe(void)
 	env_destroy(e);
 }
 
+/* A UD SEND ONLY from side 0's QP to side 1's, built by hand. */
+static int
+ud_inject(struct env *e, uint16_t pkey, uint8_t src_host, const void *payload,
+	  uint32_t len)
+{
+	struct roce_hdr_fields f;
+
+	memset(&f, 0, sizeof(f));
+	memcpy(&f.src_mac, e->l->ep[0].mac, 6);
+	memcpy(&f.dst_mac, e->l->ep[1].mac, 6);
+	f.ip_ver = 4;
+	f.ttl = 64;
+	memcpy(f.sgid, e->l->ep[0].gid.raw, 16);
+	f.sgid[15] = src_host;
+	memcpy(f.dgid, e->l->ep[1].gid.raw, 16);
+	f.udp_sport = 0xc000;
+	f.opcode = ROCE_OP_UD_SEND_ONLY;
+	f.pkey = pkey;
+	f.dqpn = roce_qp_num(e->qp[1]);
+	f.qkey = QKEY;
+	f.src_qpn = roce_qp_num(e->qp[0]);
+	return fake_link_inject(e->l, 1, &f, payload, len);
+}
+
+/*
+ * UD: the P_Key is checked like every QP's (IBTA 9.6.1.1, 10.9.3), the
+ * source is not (a datagram QP talks to anyone; the Q_Key protects it).
+ */
+static void
+test_ud_pkey_any_source(void)
+{
+	struct env *e = env_create(ROCE_QPT_UD, 23, false);
+	struct roce_recv_wr rw = { .wr_id = 9, .num_sge = 1 };
+	struct roce_sge r = sge(e, 1, 0, GRH + 1024);
+	uint8_t payload[100];
+	unsigned int posted;
+
+	memset(payload, 0x3c, sizeof(payload));
+	rw.sg_list = &r;
+	CU_ASSERT_EQUAL_FATAL(roce_post_recv(e->qp[1], &rw, 1, &posted), 0);
+	CU_ASSERT_EQUAL_FATAL(ud_inject(e, 0x1234, 1, payload, 100), 0);
+	CU_ASSERT_EQUAL_FATAL(ud_inject(e, 0x0000, 1, payload, 100), 0);
+	env_drain(e);
+	CU_ASSERT_EQUAL(e->got[1], 0);
+	CU_ASSERT_EQUAL(counter(e->l->ep[1].w, "rx_drop_bad_pkey"), 2);
+	CU_ASSERT(e->m[1].base[GRH] == 0xee);
+	/* right P_Key from a host the QP never heard of: accepted */
+	CU_ASSERT_EQUAL_FATAL(ud_inject(e, 0xffff, 99, payload, 100), 0);
+	CU_ASSERT_FATAL(env_wait(e, 0, 1));
+	CU_ASSERT_EQUAL(e->wc[1][0].status, ROCE_WC_SUCCESS);
+	CU_ASSERT_EQUAL(e->wc[1][0].wr_id, 9);
+	CU_ASSERT_EQUAL(e->wc[1][0].byte_len, GRH + 100);
+	CU_ASSERT_EQUAL(e->wc[1][0].src_qp, roce_qp_num(e->qp[0]));
+	CU_ASSERT(memcmp(e->m[1].base + GRH, payload, 100) == 0);
+	CU_ASSERT_EQUAL(counter(e->l->ep[1].w, "rx_drop_bad_src"), 0);
+	env_destroy(e);
+}
+
 static CU_TestInfo uc_ud_tests[] = {
 	{ "UC SEND: broken messages dropped, others whole", test_uc_send_loss },
 	{ "UC WRITE+imm: broken messages dropped", test_uc_write_imm_loss },
@@ -424,6 +484,7 @@ static CU_TestInfo uc_ud_tests[] = {
 	{ "UD SEND: GRH area with the IPv6 header", test_ud_grh_ipv6 },
 	{ "UD Q_Key violation counted and dropped", test_ud_qkey_violation },
 	{ "UD without receive WQE: dropped", test_ud_no_wqe },
+	{ "UD: P_Key checked, any source", test_ud_pkey_any_source },
 	CU_TEST_INFO_NULL,
 };
 

@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Zero-copy transmit of payload: the attached segment (roce_txbuf.h).
+ */
+#include <errno.h>
+#include <stdint.h>
+
+#include <rte_eal.h>
+#include <rte_memory.h>
+#include <rte_mbuf.h>
+
+#include "roce_txbuf.h"
+
+/*
+ * The application owns the memory and may reuse it once the WR completes
+ * (the verbs rule): nothing to release when the last reference goes.
+ */
+static void
+txbuf_free_cb(void *addr __rte_unused, void *opaque __rte_unused)
+{
+}
+
+/*
+ * IOVA of [addr, addr + len). IOVA as VA (vdevs, --no-huge, VFIO with an
+ * IOMMU): the address itself. IOVA as PA: only DPDK memory has a known
+ * IOVA, and the range must be IOVA-contiguous (it may cross a page);
+ * anything else is RTE_BAD_IOVA and the caller copies.
+ */
+static rte_iova_t
+txbuf_iova(const void *addr, uint32_t len)
+{
+	const char *last = (const char *)addr + len - 1;
+	const struct rte_memseg *ms, *ms_last;
+	rte_iova_t iova, iova_last;
+
+	if (rte_eal_iova_mode() == RTE_IOVA_VA)
+		return (rte_iova_t)(uintptr_t)addr;
+	ms = rte_mem_virt2memseg(addr, NULL);
+	ms_last = rte_mem_virt2memseg(last, NULL);
+	if (ms == NULL || ms_last == NULL || ms->iova == RTE_BAD_IOVA ||
+	    ms_last->iova == RTE_BAD_IOVA)
+		return RTE_BAD_IOVA;
+	iova = ms->iova + (uintptr_t)((const char *)addr -
+				      (const char *)ms->addr);
+	iova_last = ms_last->iova + (uintptr_t)(last -
+						(const char *)ms_last->addr);
+	if (iova_last - iova != len - 1)
+		return RTE_BAD_IOVA;
+	return iova;
+}
+
+int
+roce_txbuf_attach(struct rte_mempool *mp, struct rte_mbuf *m,
+		  const void *addr, uint32_t len)
+{
+	struct rte_mbuf_ext_shared_info *shinfo;
+	struct rte_mbuf *seg[2];
+	rte_iova_t iova;
+
+	if (len == 0 || len > UINT16_MAX ||
+	    rte_pktmbuf_data_room_size(mp) < sizeof(*shinfo))
+		return -EINVAL;
+	if (m->nb_segs + 2 > RTE_MBUF_MAX_NB_SEGS)
+		return -EOVERFLOW;
+	iova = txbuf_iova(addr, len);
+	if (iova == RTE_BAD_IOVA)
+		return -ENOTSUP;
+	if (rte_pktmbuf_alloc_bulk(mp, seg, RTE_DIM(seg)) != 0)
+		return -ENOMEM;
+	/*
+	 * The shared info goes at the start of the mbuf's own data room
+	 * (buf_addr before the attach, restored by the detach when the mbuf
+	 * is freed): it lives as long as the mbuf, whatever order the
+	 * segments of the chain are freed in by the driver.
+	 */
+	shinfo = seg[0]->buf_addr;
+	shinfo->free_cb = txbuf_free_cb;
+	shinfo->fcb_opaque = NULL;
+	rte_mbuf_ext_refcnt_set(shinfo, 1);
+	/* the buffer is read-only for us: the cast only fits the API */
+	rte_pktmbuf_attach_extbuf(seg[0], (void *)(uintptr_t)addr, iova,
+				  (uint16_t)len, shinfo);
+	seg[0]->data_len = (uint16_t)len;
+	seg[0]->pkt_len = len;
+	/* the tail segment holds only the pad and the ICRC slot */
+	seg[1]->data_off = 0;
+	rte_pktmbuf_lastseg(m)->next = seg[0];
+	seg[0]->next = seg[1];
+	m->nb_segs += 2;
+	m->pkt_len += len;
+	return 0;
+}

@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#ifndef ROCE_TXBUF_H
+#define ROCE_TXBUF_H
+
+/*
+ * Zero-copy transmit of payload (internal, not installed).
+ *
+ * A packet whose payload is one contiguous range of registered host memory
+ * of at least roce_txbuf_zc_min() bytes is made of three segments:
+ *
+ *   [header mbuf: headers in headroom] -> [attached mbuf: the payload, in
+ *   place] -> [tail mbuf: pad + ICRC]
+ *
+ * The middle mbuf comes from the same pool as the others and points at the
+ * application's memory with rte_pktmbuf_attach_extbuf(). Its
+ * struct rte_mbuf_ext_shared_info lives in the mbuf's own (unused) data
+ * room, so it exists exactly as long as the mbuf and is written only by
+ * us; the free callback does nothing (the application owns the memory).
+ * Nothing is ever written into the attached range: the builder puts the
+ * pad and ICRC slot into the tail mbuf's tailroom (roce_build_mbuf()), and
+ * roce_icrc_fill_mbuf() walks the chain.
+ *
+ * Smaller payloads, payloads spanning several SGEs and inline data are
+ * copied (a copy of a few hundred bytes is cheaper than two more mbufs).
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rte_mbuf.h>
+
+#include "roce_verbs.h"
+
+/** Default roce_device_config::zc_min: smaller payloads are copied. */
+#define ROCE_TXBUF_ZC_MIN_DEFAULT 256u
+
+/** Payload threshold of zero-copy transmit for a device of @p cfg. */
+static inline uint32_t
+roce_txbuf_zc_min(const struct roce_device_config *cfg)
+{
+	return cfg->zc_min != 0 ? cfg->zc_min : ROCE_TXBUF_ZC_MIN_DEFAULT;
+}
+
+/** True when @p len payload bytes in one host range go zero-copy. */
+static inline bool
+roce_txbuf_zc_ok(const struct roce_device_config *cfg, uint32_t len)
+{
+	return cfg->zero_copy_tx && len >= roce_txbuf_zc_min(cfg);
+}
+
+/**
+ * Chain @p len bytes of host memory at @p addr to packet @p m, without
+ * copying, followed by an empty tail segment for the pad and the ICRC.
+ * Both extra mbufs come from @p mp (the pool of @p m). On error @p m is
+ * unchanged and nothing is allocated.
+ *
+ * @param mp pool of the attached and tail mbufs
+ * @param m the packet (its last segment is followed by the new ones)
+ * @param addr payload, contiguous host memory; never written
+ * @param len payload bytes, 1..UINT16_MAX
+ * @return 0, -ENOMEM (pool empty), -EINVAL (@p len out of range, or the
+ *   pool's data room cannot hold the shared info), -ENOTSUP (no IOVA for
+ *   @p addr: IOVA as PA and the memory is not DPDK's; copy instead),
+ *   -EOVERFLOW (too many segments)
+ */
+int roce_txbuf_attach(struct rte_mempool *mp, struct rte_mbuf *m,
+		      const void *addr, uint32_t len);
+
+#endif /* ROCE_TXBUF_H */
