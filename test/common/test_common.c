@@ -10,6 +10,7 @@
 #include <CUnit/Basic.h>
 #include <rte_eal.h>
 #include <rte_errno.h>
+#include <rte_ethdev.h>
 #include <rte_lcore.h>
 
 static struct rte_mempool *pool;
@@ -159,6 +160,24 @@ test_mbuf_from(const void *data, size_t len, size_t seg_len)
 		off += chunk;
 	} while (off < len);
 	return head;
+}
+
+int
+test_port_start(uint16_t port)
+{
+	struct rte_eth_conf conf;
+	int ret;
+
+	memset(&conf, 0, sizeof(conf));
+	ret = rte_eth_dev_configure(port, 1, 1, &conf);
+	if (ret == 0)
+		ret = rte_eth_rx_queue_setup(port, 0, 1024, 0, NULL,
+					     test_mbuf_pool());
+	if (ret == 0)
+		ret = rte_eth_tx_queue_setup(port, 0, 1024, 0, NULL);
+	if (ret == 0)
+		ret = rte_eth_dev_start(port);
+	return ret;
 }
 
 int

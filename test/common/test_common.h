@@ -41,6 +41,14 @@ const struct test_vector *test_find_vector(const struct test_vector *v, int n,
 struct rte_mbuf *test_mbuf_from(const void *data, size_t len, size_t seg_len);
 
 /**
+ * Configure @p port with one RX and one TX queue of 1024 descriptors (RX
+ * from test_mbuf_pool()) and start it: what an application does with a
+ * net_ernic or underlying port. Returns 0 or the failing ethdev call's
+ * negative errno.
+ */
+int test_port_start(uint16_t port);
+
+/**
  * Register @p suites, run them with the basic interface and return the
  * process exit code (0 only when every assertion passed).
  */

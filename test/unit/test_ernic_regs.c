@@ -364,24 +364,6 @@ rq_return(struct tqp *t)
 /* ------------------------------------------------------------------ */
 
 static int
-start_port(uint16_t port)
-{
-	struct rte_eth_conf conf;
-	int ret;
-
-	memset(&conf, 0, sizeof(conf));
-	ret = rte_eth_dev_configure(port, 1, 1, &conf);
-	if (ret == 0)
-		ret = rte_eth_rx_queue_setup(port, 0, 1024, 0, NULL,
-					     test_mbuf_pool());
-	if (ret == 0)
-		ret = rte_eth_tx_queue_setup(port, 0, 1024, 0, NULL);
-	if (ret == 0)
-		ret = rte_eth_dev_start(port);
-	return ret;
-}
-
-static int
 side_mem(struct side *s)
 {
 	s->errbuf = rte_zmalloc("t_err", 8 * 64, 64);
@@ -459,8 +441,8 @@ test_global_config(void)
 	/* a QP cannot be enabled before the port runs */
 	CU_ASSERT(reg_wr(s0.port, "QPCONF", 9, QPC_EN) == -EAGAIN);
 
-	CU_ASSERT_FATAL(start_port(s0.port) == 0);
-	CU_ASSERT_FATAL(start_port(s1.port) == 0);
+	CU_ASSERT_FATAL(test_port_start(s0.port) == 0);
+	CU_ASSERT_FATAL(test_port_start(s1.port) == 0);
 	started = true;
 	CU_ASSERT(rte_pmd_ernic_reg_counter(s1.port,
 		  RTE_PMD_ERNIC_RCNT_PDT_PUBLISH) == 1);

@@ -180,24 +180,6 @@ port_visible(uint16_t port)
 	return false;
 }
 
-static int
-start_port(uint16_t port)
-{
-	struct rte_eth_conf conf;
-	int ret;
-
-	memset(&conf, 0, sizeof(conf));
-	ret = rte_eth_dev_configure(port, 1, 1, &conf);
-	if (ret == 0)
-		ret = rte_eth_rx_queue_setup(port, 0, 1024, 0, NULL,
-					     test_mbuf_pool());
-	if (ret == 0)
-		ret = rte_eth_tx_queue_setup(port, 0, 1024, 0, NULL);
-	if (ret == 0)
-		ret = rte_eth_dev_start(port);
-	return ret;
-}
-
 /* ------------------------------------------------------------------ */
 /* suite setup                                                        */
 /* ------------------------------------------------------------------ */
@@ -349,8 +331,8 @@ test_start(void)
 {
 	CU_ASSERT_FATAL(rte_pmd_ernic_get_device(ern0) == NULL);
 	CU_ASSERT_FATAL(rte_pmd_ernic_poll(ern0) == -ENOEXEC);
-	CU_ASSERT_FATAL(start_port(ern0) == 0);
-	CU_ASSERT_FATAL(start_port(ern1) == 0);
+	CU_ASSERT_FATAL(test_port_start(ern0) == 0);
+	CU_ASSERT_FATAL(test_port_start(ern1) == 0);
 	started = true;
 	CU_ASSERT(rte_pmd_ernic_get_device(ern0) != NULL);
 	CU_ASSERT(rte_pmd_ernic_get_worker(ern0, 0) != NULL);
@@ -965,7 +947,7 @@ test_exception_tap(void)
 	for (i = 0; i < RTE_MAX_ETHPORTS; i++)
 		n += port_visible((uint16_t)i);
 	CU_ASSERT(n == 2);	/* net_ernic0 and ringB: the tap is owned too */
-	CU_ASSERT_FATAL(start_port(port) == 0);
+	CU_ASSERT_FATAL(test_port_start(port) == 0);
 
 	len = put_ipv4_udp(f, peer_ip, ip0, 22, 20) + 20;
 	inject(f, len);

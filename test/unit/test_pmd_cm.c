@@ -28,24 +28,6 @@ static struct roce_cm_event ev[2][256];
 static unsigned int nev[2];
 
 static int
-start_port(uint16_t port)
-{
-	struct rte_eth_conf conf;
-	int ret;
-
-	memset(&conf, 0, sizeof(conf));
-	ret = rte_eth_dev_configure(port, 1, 1, &conf);
-	if (ret == 0)
-		ret = rte_eth_rx_queue_setup(port, 0, 1024, 0, NULL,
-					     test_mbuf_pool());
-	if (ret == 0)
-		ret = rte_eth_tx_queue_setup(port, 0, 1024, 0, NULL);
-	if (ret == 0)
-		ret = rte_eth_dev_start(port);
-	return ret;
-}
-
-static int
 suite_init(void)
 {
 	struct rte_ring *rx_a[1], *tx_a[1], *rx_b[1], *tx_b[1];
@@ -73,7 +55,7 @@ suite_init(void)
 		struct roce_qp_init_attr ia;
 		struct roce_worker *w;
 
-		if (start_port(ern[i]) != 0)
+		if (test_port_start(ern[i]) != 0)
 			return -1;
 		pd[i] = roce_alloc_pd(rte_pmd_ernic_get_device(ern[i]));
 		w = rte_pmd_ernic_pick_worker(ern[i]);
