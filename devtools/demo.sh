@@ -13,7 +13,7 @@
 # The main job: the ICRC self-check of the shared vectors (ernic-selfcheck,
 # a fraction of a second), then a RoCEv2 benchmark between two net_ernic
 # ports in one process (ernic-testpmd --loopback over an in-memory net_ring
-# pair, doc/guides/testpmd.rst): RDMA WRITE bandwidth over every message
+# pair, doc/guides/ernic-testpmd.rst): RDMA WRITE bandwidth over every message
 # size 2 B..8 MB, then SEND latency and RDMA READ bandwidth briefly. The
 # tables are perftest's. Options given to demo.sh go to the write_bw run.
 set -euo pipefail

@@ -1,19 +1,21 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
 # Install the Debian 12 packages softernic needs, only those missing.
-# Usage: devtools/deps.sh [build|test|interop|all]...   (default: build)
+# Usage: devtools/deps.sh [build|test|interop|bench|all]...   (default: build)
 # Quiet when nothing is missing; runs apt-get update once before installing.
 set -euo pipefail
 
 build_pkgs=(gcc pkg-config meson ninja-build python3-pyelftools
 	libdpdk-dev dpdk libnuma-dev libbpf-dev libxdp-dev libcunit1-dev
 	libisal-dev libpcap-dev clang llvm)
-test_pkgs=(tshark python3-scapy iproute2)
+test_pkgs=(tshark python3-scapy iproute2 iputils-ping gnuplot-nox)
 # test/interop: the rxe peer VM (kernel, QEMU, verbs tools, busybox, cpio,
 # modprobe), the taps/namespace (iproute2), the captures (tshark, editcap);
 # the capture verifier needs libpcap-dev (build_pkgs).
 interop_pkgs=(qemu-system-x86 linux-image-amd64 rdma-core ibverbs-utils
 	ibverbs-providers perftest busybox-static cpio kmod iproute2 tshark)
+# devtools/bench.sh: dpdk-testpmd (dpdk-dev), callgrind, the plot.
+bench_pkgs=(dpdk-dev valgrind gnuplot-nox)
 
 want=()
 [ $# -eq 0 ] && set -- build
@@ -22,8 +24,9 @@ for group in "$@"; do
 	build) want+=("${build_pkgs[@]}") ;;
 	test) want+=("${build_pkgs[@]}" "${test_pkgs[@]}") ;;
 	interop) want+=("${interop_pkgs[@]}") ;;
+	bench) want+=("${bench_pkgs[@]}") ;;
 	all) want+=("${build_pkgs[@]}" "${test_pkgs[@]}" "${interop_pkgs[@]}") ;;
-	*) echo "deps.sh: unknown group '$group' (build|test|interop|all)" >&2; exit 2 ;;
+	*) echo "deps.sh: unknown group '$group' (build|test|interop|bench|all)" >&2; exit 2 ;;
 	esac
 done
 

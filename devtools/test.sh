@@ -2,6 +2,13 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Run every softernic test suite: install what is missing, build, `meson test`.
 # Exits non-zero on any failure. Usage: devtools/test.sh [meson test args...]
+# Then two extra stages (doc/guides/testing.rst), skipped when meson test
+# arguments are given:
+# - sanitizers: the unit suite again in an ASan + UBSan build ($dir-san,
+#   -Dsanitize=true), leaks checked (SKIP_SAN=1 skips it); the app suite
+#   is not in this stage yet (doc/guides/testing.rst, sanitizer stage);
+# - fuzzing: each libFuzzer target for FUZZ_SECONDS (default 30) when clang
+#   is installed (devtools/fuzz.sh, build $dir-fuzz; SKIP_FUZZ=1 skips it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 devtools/deps.sh test
@@ -16,12 +23,49 @@ grep -E '^ *[0-9]+/[0-9]+ ' "$dir/test.log" || true
 if [ $rc -ne 0 ]; then
 	sed -n '/^--- command ---/,$p' "$dir/test.log" | tail -150
 fi
-python3 - "$dir/meson-logs/testlog.json" <<'PY'
+logs=("$dir/meson-logs/testlog.json")
+fuzz_log=
+if [ $# -eq 0 ] && [ "${SKIP_SAN:-0}" != 1 ]; then
+	san=$dir-san
+	echo "test.sh: sanitizer stage (ASan + UBSan, leaks checked) in $san"
+	srk=0
+	BUILD_DIR=$san devtools/build.sh -Dsanitize=true || srk=$?
+	if [ $srk -eq 0 ]; then
+		ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1} \
+		UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
+			meson test -C "$san" --print-errorlogs --num-processes 2 \
+			--suite unit >"$san/test.log" 2>&1 || srk=$?
+		grep -E '^ *[0-9]+/[0-9]+ ' "$san/test.log" | sed 's/^/san /' || true
+		if [ $srk -ne 0 ]; then
+			sed -n '/^--- command ---/,$p' "$san/test.log" | tail -150
+		fi
+		logs+=("$san/meson-logs/testlog.json")
+	fi
+	[ $srk -eq 0 ] || rc=$srk
+fi
+if [ $# -eq 0 ] && [ "${SKIP_FUZZ:-0}" != 1 ] && command -v clang >/dev/null; then
+	fuzz_log=$dir/fuzz.log
+	echo "test.sh: fuzz stage, ${FUZZ_SECONDS:-30} s per target (devtools/fuzz.sh)"
+	FUZZ_BUILD_DIR=$dir-fuzz devtools/fuzz.sh "${FUZZ_SECONDS:-30}" \
+		>"$fuzz_log" 2>&1 || rc=1
+	cat "$fuzz_log"
+fi
+python3 - "$fuzz_log" "${logs[@]}" <<'PY'
 import json, sys
-res = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+res = []
+for path in sys.argv[2:]:
+    res += [json.loads(l) for l in open(path) if l.strip()]
 ok = sum(r["result"] in ("OK", "EXPECTEDFAIL") for r in res)
 skip = sum(r["result"] == "SKIP" for r in res)
 bad = len(res) - ok - skip
+if sys.argv[1]:
+    # one line per fuzz target: "fuzz <t>: OK ..." or "fuzz <t>: FAIL ..."
+    for line in open(sys.argv[1]):
+        if line.startswith("fuzz "):
+            if ": OK " in line:
+                ok += 1
+            else:
+                bad += 1
 print(f"tests: {ok} passed, {bad} failed, {skip} skipped")
 PY
 exit $rc

@@ -25,6 +25,8 @@
 #include <rte_random.h>
 
 #include "bench.h"
+#include "numa_buf.h"
+#include "events.h"
 #include "port.h"
 #include "rte_pmd_ernic.h"
 
@@ -115,7 +117,8 @@ bench_create(struct bench *b)
 	b->qp_buf = RTE_MAX(max_size(o), (uint64_t)PERF_CYCLE_BUFFER);
 	b->qp_buf = RTE_ALIGN_CEIL(b->qp_buf, PERF_CYCLE_BUFFER);
 	b->buf_size = 2 * b->nqps * b->qp_buf;
-	b->buf = rte_zmalloc("bench_buf", b->buf_size, PERF_CYCLE_BUFFER);
+	/* on the node of the QP's worker (numa_buf.h) */
+	b->buf = numa_buf_alloc(b->port_id, 0, b->buf_size, NULL);
 	b->pd = roce_alloc_pd(b->dev);
 	if (b->buf == NULL || b->pd == NULL) {
 		BENCH_ERR(b, "cannot allocate %" PRIu64 " bytes of buffers\n",
@@ -199,6 +202,8 @@ bench_destroy(struct bench *b)
 	uint32_t i;
 	int ret;
 
+	bench_events_stop(b);	/* this thread polls the port again */
+	cm_chan_destroy(b);	/* its ids first: then nobody moves the QPs */
 	chan_close(&b->ch);
 	for (i = 0; b->qp != NULL && i < b->nqps; i++)
 		if (b->qp[i] != NULL) {
@@ -215,7 +220,8 @@ bench_destroy(struct bench *b)
 		roce_dereg_mr(b->mr);
 	if (b->pd != NULL)
 		roce_dealloc_pd(b->pd);
-	rte_free(b->buf);
+	bench_events_free(b);	/* after the CQs */
+	numa_buf_free(b->buf);
 	free(b->qp);
 	free(b->my);
 	free(b->rem);
@@ -283,7 +289,8 @@ bench_progress(void *arg)
 	struct rte_mbuf *m[32];
 	uint16_t n;
 
-	rte_pmd_ernic_poll(b->port_id);
+	if (b->ev == NULL)	/* -e: the poller thread runs the port */
+		rte_pmd_ernic_poll(b->port_id);
 	if (b->refill_recv)
 		bench_refill(b);
 	if ((++b->drain_tick & 1023) == 0) {
@@ -330,6 +337,11 @@ bench_wait_cq(struct bench *b, struct roce_cq *cq, struct roce_wc *wc)
 			return wc->status == ROCE_WC_SUCCESS ? 0 : -EIO;
 		if (*b->quit)
 			return -EINTR;
+		if (b->ev != NULL) {
+			n = bench_events_wait(b);
+			if (n != 0)
+				return n;
+		}
 		bench_progress(b);
 	}
 }
@@ -342,8 +354,23 @@ int
 bench_hs(struct bench *b, uint32_t i)
 {
 	char mine[PERF_KEY_MSG_LEN], theirs[PERF_KEY_MSG_LEN];
+	uint8_t bmine[PERF_DEST_BIN_LEN], btheirs[PERF_DEST_BIN_LEN];
 	int ret;
 
+	if (b->o->rdma_cm) {
+		/* rdma_write_keys()/rdma_read_keys(): binary, big-endian */
+		perf_dest_bin_format(&b->my[i], b->gid_index, bmine);
+		ret = chan_xchg(&b->ch, bmine, btheirs, sizeof(bmine));
+		if (ret != 0) {
+			BENCH_ERR(b, "Failed to exchange data between server and clients\n");
+			return ret;
+		}
+		if (perf_dest_bin_parse(btheirs, &b->rem[i]) != 0) {
+			BENCH_ERR(b, "bad key message from the peer (QPN or PSN over 24 bits)\n");
+			return -EPROTO;
+		}
+		return 0;
+	}
 	ret = perf_key_format(&b->my[i], mine);
 	if (ret != 0)
 		return ret;
@@ -383,6 +410,8 @@ bench_connect(struct bench *b, bool rts)
 	uint32_t i, rd;
 	int ret;
 
+	if (b->o->rdma_cm)
+		return 0;	/* the CM moved the QPs (cm_chan_connect_qps()) */
 	memcpy(peer.raw, b->rem[0].gid, 16);
 	ret = port_resolve(b->port_id, &peer, b->rem_mac, BENCH_RESOLVE_S,
 			   bench_progress, b, b->quit);
@@ -495,6 +524,8 @@ bench_close(struct bench *b)
 	ret = bench_hs(b, 0);
 	if (ret != 0)
 		return ret;
+	if (b->o->rdma_cm)
+		return cm_chan_close(b);	/* no "done" with rdma_cm */
 	ret = chan_write(&b->ch, "done", PERF_DONE_LEN);
 	if (ret != 0)
 		return ret;
@@ -726,6 +757,12 @@ bench_bw_client_iter(struct bench *b, struct perf_bw_report *r)
 			BENCH_ERR(b, "poll CQ failed %d\n", n);
 			return n;
 		}
+		/* -e: every QP is full or done (the loop above posted) */
+		if (n == 0 && b->ev != NULL) {
+			ret = bench_events_wait(b);
+			if (ret != 0)
+				return ret;
+		}
 		now = n > 0 || duration ? bench_now() : 0;
 		for (k = 0; k < n; k++) {
 			if (wc[k].status != ROCE_WC_SUCCESS) {
@@ -814,6 +851,11 @@ bench_bw_server_iter(struct bench *b, struct perf_bw_report *r)
 		if (n < 0) {
 			BENCH_ERR(b, "Poll Receive CQ failed %d\n", n);
 			return n;
+		}
+		if (n == 0 && b->ev != NULL) {
+			ret = bench_events_wait(b);
+			if (ret != 0)
+				return ret;
 		}
 		now = bench_now();
 		if (n > 0 && first) {
@@ -1073,9 +1115,19 @@ bench_open_channel(struct bench *b)
 {
 	int ret;
 
-	b->ch.progress = bench_progress;
+	/* -e: the poller runs the port, side-channel waits may sleep */
+	b->ch.progress = b->ev != NULL ? NULL : bench_progress;
 	b->ch.arg = b;
 	b->ch.quit = b->quit;
+	if (b->o->rdma_cm) {
+		if (b->server && !b->quiet) {
+			fprintf(b->out, "\n************************************\n");
+			fprintf(b->out, "* Waiting for client to connect... *\n");
+			fprintf(b->out, "************************************\n");
+			fflush(b->out);
+		}
+		return cm_chan_open(b, 30);
+	}
 	if (b->o->loopback)
 		return 0;	/* the pair is made by the caller */
 	if (!b->server)
@@ -1096,11 +1148,20 @@ bench_run(struct bench *b)
 	struct report_ctx rc;
 	int ret;
 
+	if (b->o->events && b->ev == NULL) {
+		/* here: the poller inherits this thread's CPUs */
+		ret = bench_events_start(b);
+		if (ret != 0)
+			return ret;
+	}
 	ret = bench_open_channel(b);
 	if (ret != 0)
 		return ret;
 	if (b->mode->kind != APP_KIND_PINGPONG) {
 		ret = bench_prefix(b);
+		/* create_rdma_cm_connection(): after check_mtu() */
+		if (ret == 0 && b->o->rdma_cm)
+			ret = cm_chan_connect_qps(b);
 		if (ret != 0)
 			return ret;
 		memset(&rc, 0, sizeof(rc));
@@ -1112,6 +1173,10 @@ bench_run(struct bench *b)
 		report_header(b->out, b->o, &rc);
 	}
 	ret = b->server ? b->mode->run_server(b) : b->mode->run_client(b);
+	/* -R: DREQ/DREP and timewait even when the mode ended without
+	 * bench_close() (write_lat, as perftest: the peer disconnects) */
+	if (ret == 0 && b->cm != NULL)
+		ret = cm_chan_close(b);
 	fflush(b->out);
 	return ret;
 }

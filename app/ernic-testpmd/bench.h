@@ -15,12 +15,14 @@
 #include <stdio.h>
 
 #include "chan.h"
+#include "cm_chan.h"
 #include "opts.h"
 #include "perf_proto.h"
 #include "report.h"
 #include "roce_verbs.h"
 
 struct bench;
+struct bench_events;
 
 /** A traffic mode (one file each under modes/). */
 struct ernic_mode {
@@ -47,6 +49,7 @@ struct bench {
 	volatile int *quit;
 
 	uint16_t port_id;
+	uint16_t peer_port_id;	/**< --loopback client: the server's port */
 	char port_name[64];
 	struct roce_device *dev;
 	struct roce_worker *w;
@@ -60,6 +63,7 @@ struct bench {
 	uint32_t nqps;
 
 	struct chan ch;
+	struct cm_chan *cm;	/**< -R: the rdma_cm connections (cm_chan.h) */
 	char rem_version[PERF_VERSION_LEN];
 	unsigned int mtu_code;	/**< negotiated ibv_mtu code */
 	unsigned int port_mtu_code;
@@ -84,6 +88,9 @@ struct bench {
 	uint64_t stats_next;	/**< TSC of the next --stats-period line */
 	uint64_t stats_start;
 	uint32_t drain_tick;
+
+	struct bench_events *ev;	/**< -e (events.h), NULL: busy polling */
+	uint64_t nevents;		/**< -e: completion events taken */
 };
 
 /* ---- life cycle ------------------------------------------------------ */
@@ -102,7 +109,7 @@ void bench_progress(void *arg);
 int bench_hs(struct bench *b, uint32_t i);
 /** A key handshake for every QP (the first exchange fills b->rem). */
 int bench_hs_all(struct bench *b);
-/** Resolve the peer and move every QP to RTR (and RTS when @p rts). */
+/** Resolve the peer and move every QP to RTR (and RTS when @p rts); no-op with -R. */
 int bench_connect(struct bench *b, bool rts);
 /** Print the local address lines, hand-shake per QP, print the remote ones. */
 int bench_print_dests_hs(struct bench *b);

@@ -17,8 +17,12 @@
 
 typedef void (*chan_progress_t)(void *arg);
 
+struct cm_chan;
+
 struct chan {
 	int fd;
+	/** -R: messages go over the rdma_cm comm QP instead (cm_chan.h) */
+	struct cm_chan *cm;
 	bool client;		/**< writes first in an exchange */
 	chan_progress_t progress;
 	void *arg;

@@ -6,8 +6,10 @@
  * @file
  * The interactive ernic> prompt (DPDK cmdline): commands are split by
  * object, cli_port.c (ports, GIDs, neighbours, stats), cli_qp.c (PD/MR/CQ/
- * QP life cycle, manual connection, single work requests) and
- * cli_traffic.c (traffic modes).
+ * QP life cycle, manual connection, single work requests), cli_reg.c
+ * (the PG332 register window by name), cli_hs.c (QPs programmed through
+ * the registers, hardware handshake mode) and cli_traffic.c (traffic
+ * modes in the background).
  */
 
 #include <stdbool.h>
@@ -56,10 +58,18 @@ void cli_poll_ports(void *arg);
 bool cli_port_ok(struct cmdline *cl, uint16_t port);
 /** Destroy every object created from the prompt. */
 void cli_qp_cleanup(struct cli_state *st);
+/** Disable the register-programmed QPs of the prompt, free their memory. */
+void cli_hs_cleanup(struct cli_state *st);
+/** True while background traffic polls @p port (the prompt must not). */
+bool cli_traffic_owns_port(uint16_t port);
+/** Stop background traffic, if any, and print its result (quit, EOF). */
+void cli_traffic_stop(struct cmdline *cl);
 
 /* command lists, NULL-terminated */
 extern cmdline_parse_inst_t *cli_port_cmds[];
 extern cmdline_parse_inst_t *cli_qp_cmds[];
+extern cmdline_parse_inst_t *cli_reg_cmds[];
+extern cmdline_parse_inst_t *cli_hs_cmds[];
 extern cmdline_parse_inst_t *cli_traffic_cmds[];
 
 #endif /* ERNIC_TESTPMD_CLI_H */

@@ -15,6 +15,7 @@
 #include <rte_ethdev.h>
 
 #include "cli.h"
+#include "numa_buf.h"
 #include "port.h"
 #include "rte_pmd_ernic.h"
 
@@ -31,6 +32,7 @@ cmd_show_port_parsed(void *res, struct cmdline *cl, void *data)
 	struct rte_ether_addr mac;
 	struct rte_eth_link link;
 	char name[RTE_ETH_NAME_MAX_LEN], under[RTE_ETH_NAME_MAX_LEN], g[64];
+	char numa[128];
 	union roce_gid gid;
 	unsigned int i;
 	uint16_t pid;
@@ -57,6 +59,10 @@ cmd_show_port_parsed(void *res, struct cmdline *cl, void *data)
 		for (i = 0; rte_pmd_ernic_gid(pid, i, &gid) == 0; i++) {
 			port_gid_str(&gid, g, sizeof(g));
 			cmdline_printf(cl, "  GID[%u] %s\n", i, g);
+		}
+		for (i = 0; (int)i < rte_pmd_ernic_nb_workers(pid); i++) {
+			numa_placement_str(pid, (uint16_t)i, numa, sizeof(numa));
+			cmdline_printf(cl, "  %s\n", numa);
 		}
 	}
 }

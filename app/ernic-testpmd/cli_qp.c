@@ -20,6 +20,7 @@
 #include <rte_random.h>
 
 #include "cli.h"
+#include "numa_buf.h"
 #include "port.h"
 #include "rte_pmd_ernic.h"
 
@@ -40,7 +41,7 @@ port_objs_get(struct cli_state *st, uint16_t port, struct cli_port_objs **out)
 	if (p->pd == NULL) {
 		if (dev == NULL || w == NULL)
 			return -ENODEV;
-		p->buf = rte_zmalloc("cli_buf", CLI_BUF_SIZE, 4096);
+		p->buf = numa_buf_alloc(port, 0, CLI_BUF_SIZE, NULL);
 		p->pd = roce_alloc_pd(dev);
 		if (p->buf == NULL || p->pd == NULL)
 			return -ENOMEM;
@@ -68,7 +69,7 @@ port_objs_put(struct cli_port_objs *p)
 		roce_dereg_mr(p->mr);
 	if (p->pd != NULL)
 		roce_dealloc_pd(p->pd);
-	rte_free(p->buf);
+	numa_buf_free(p->buf);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -198,7 +199,7 @@ cmd_show_qp_parsed(void *res, struct cmdline *cl, void *data)
 	struct cli_qp *q = qp_get(cl, st, r->port);
 	struct roce_qp_init_attr ia;
 	struct roce_qp_attr a;
-	char g[64];
+	char g[128];
 	int ret;
 
 	if (q == NULL)
@@ -225,6 +226,8 @@ cmd_show_qp_parsed(void *res, struct cmdline *cl, void *data)
 		       a.max_dest_rd_atomic, ia.cap.max_send_wr,
 		       ia.cap.max_recv_wr, ia.cap.max_send_sge,
 		       ia.cap.max_recv_sge, ia.cap.max_inline_data);
+	numa_placement_str(q->port, 0, g, sizeof(g));
+	cmdline_printf(cl, "  %s\n", g);
 }
 
 static cmdline_parse_token_string_t cmd_create_tok =

@@ -45,7 +45,7 @@ server_main(void *arg)
 }
 
 static int
-lb_init(struct bench *b, const struct app_opts *o, uint16_t port,
+lb_init(struct bench *b, const struct app_opts *o, FILE *out, uint16_t port,
 	bool server, volatile int *quit)
 {
 	memset(b, 0, sizeof(*b));
@@ -55,7 +55,7 @@ lb_init(struct bench *b, const struct app_opts *o, uint16_t port,
 	b->quit = quit;
 	b->port_id = port;
 	b->quiet = server;
-	b->out = server ? fopen("/dev/null", "w") : stdout;
+	b->out = server ? fopen("/dev/null", "w") : out;
 	if (b->out == NULL)
 		return -errno;
 	rte_eth_dev_get_name_by_port(port, b->port_name);
@@ -65,19 +65,27 @@ lb_init(struct bench *b, const struct app_opts *o, uint16_t port,
 int
 run_loopback(const struct app_opts *o, volatile int *quit)
 {
+	return run_loopback_to(o, stdout, quit);
+}
+
+int
+run_loopback_to(const struct app_opts *o, FILE *out, volatile int *quit)
+{
 	struct bench cli, srv;
 	struct chan ch[2];
 	uint16_t port[2];
 	unsigned int lcore, i;
 	int ret, sret;
 
-	lcore = rte_get_next_lcore(rte_get_main_lcore(), 1, 0);
+	/* the next lcore after this one (the main lcore, or the prompt's
+	 * traffic lcore) */
+	lcore = rte_get_next_lcore(rte_lcore_id(), 1, 0);
 	if (lcore >= RTE_MAX_LCORE) {
 		fprintf(stderr, "ernic-testpmd: --loopback needs 2 lcores (e.g. EAL option -l 0-1): the main lcore runs the client, the next one the server\n");
 		return EXIT_USAGE;
 	}
 	if (port_nth(0, &port[0]) != 0 || port_nth(1, &port[1]) != 0) {
-		ret = port_make_loopback_pair(port);
+		ret = port_make_loopback_pair_qps(port, o->num_qps);
 		if (ret != 0) {
 			fprintf(stderr, "ernic-testpmd: cannot create the loopback ports: %s\n",
 				rte_strerror(-ret));
@@ -99,9 +107,9 @@ run_loopback(const struct app_opts *o, volatile int *quit)
 	}
 	for (i = 0; i < 2; i++)
 		port_wait_link(port[i], LB_LINK_WAIT_S);
-	ret = lb_init(&srv, o, port[1], true, quit);
+	ret = lb_init(&srv, o, out, port[1], true, quit);
 	if (ret == 0)
-		ret = lb_init(&cli, o, port[0], false, quit);
+		ret = lb_init(&cli, o, out, port[0], false, quit);
 	if (ret == 0)
 		ret = chan_pair(ch);
 	if (ret != 0) {
@@ -110,6 +118,7 @@ run_loopback(const struct app_opts *o, volatile int *quit)
 			fclose(srv.out);
 		return 1;
 	}
+	cli.peer_port_id = port[1];	/* -R: the client connects to it */
 	cli.ch.fd = ch[0].fd;
 	cli.ch.client = true;
 	srv.ch.fd = ch[1].fd;

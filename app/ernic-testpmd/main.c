@@ -23,6 +23,7 @@
 #include <rte_eal.h>
 #include <rte_errno.h>
 #include <rte_ethdev.h>
+#include <rte_pdump.h>
 
 #include "bench.h"
 #include "config.h"
@@ -42,6 +43,12 @@ on_signal(int sig)
 int
 run_benchmark(const struct app_opts *o, volatile int *quit)
 {
+	return run_benchmark_to(o, stdout, quit);
+}
+
+int
+run_benchmark_to(const struct app_opts *o, FILE *out, volatile int *quit)
+{
 	struct bench b;
 	int ret;
 
@@ -49,7 +56,7 @@ run_benchmark(const struct app_opts *o, volatile int *quit)
 	b.o = o;
 	b.mode = ernic_mode_find(o->mode->name);
 	b.server = !app_opts_is_client(o);
-	b.out = stdout;
+	b.out = out;
 	b.quit = quit;
 	if (port_find(o->device, &b.port_id) != 0) {
 		fprintf(stderr, "ernic-testpmd: bad value \"%s\" for -d: expected the name of a net_ernic port (add --vdev=net_ernic0,port=...,ip=... to the EAL options)\n",
@@ -86,6 +93,7 @@ main(int argc, char **argv)
 	const char *cfg_path;
 	int i, sep = argc, ret, app_argc;
 	char **app_argv;
+	bool pdump;
 
 	for (i = 1; i < argc; i++)
 		if (strcmp(argv[i], "--") == 0) {
@@ -120,12 +128,21 @@ main(int argc, char **argv)
 			rte_strerror(rte_errno));
 		return 1;
 	}
+	/*
+	 * Serve dpdk-dumpcap / dpdk-pdump: a primary with a shared
+	 * configuration (--file-prefix, not --in-memory or --no-shconf,
+	 * where it fails quietly) answers their capture requests.
+	 */
+	pdump = rte_eal_process_type() == RTE_PROC_PRIMARY &&
+		rte_pdump_init() == 0;
 	if (o.interactive)
 		ret = run_interactive(&o, &quit_signal);
 	else if (o.loopback)
 		ret = run_loopback(&o, &quit_signal);
 	else
 		ret = run_benchmark(&o, &quit_signal);
+	if (pdump)
+		rte_pdump_uninit();
 	port_close_all();
 	rte_eal_cleanup();
 	return ret;

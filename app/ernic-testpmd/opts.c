@@ -259,22 +259,25 @@ static int
 opt_rdma_cm(struct app_opts *o, const struct opt_def *d, const char *val,
 	    char *err, size_t errlen)
 {
-	(void)o;
 	(void)d;
 	(void)val;
-	return fail(err, errlen,
-		    "-R/--rdma_cm is not supported yet: lib/roce has no connection manager (IB CM MADs on QP1); drop -R on both sides to use perftest's default TCP exchange");
+	(void)err;
+	(void)errlen;
+	o->rdma_cm = true;
+	return 0;
 }
 
 static int
 opt_events(struct app_opts *o, const struct opt_def *d, const char *val,
 	   char *err, size_t errlen)
 {
-	(void)o;
-	(void)d;
 	(void)val;
-	return fail(err, errlen,
-		    "-e/--events is not supported: ernic-testpmd is a DPDK poll-mode application and always polls the completion queues; drop -e (the peer may still use it)");
+	if (o->mode != NULL && o->mode->verb == APP_VERB_WRITE &&
+	    o->mode->kind == APP_KIND_LAT)
+		return only_for(d, "the modes that wait on completion queues (write_lat polls memory for the peer's writes)",
+				err, errlen);
+	o->events = true;
+	return 0;
 }
 
 static int
@@ -478,8 +481,8 @@ static const struct opt_def defs[] = {
 	  "source GID index (default: the IPv4-mapped GID)", opt_gid },
 	{ 'g', "gid-idx", true, APP_KIND_PINGPONG, "a GID index 0..7",
 	  "source GID index (default: the IPv4-mapped GID)", opt_gid },
-	{ 'R', "rdma_cm", false, KINDS_PERF, "", "connect with rdma_cm (not supported yet)", opt_rdma_cm },
-	{ 'e', "events", false, KINDS_ALL, "", "sleep on CQ events (not supported: polling only)", opt_events },
+	{ 'R', "rdma_cm", false, KINDS_PERF, "", "connect the QPs and exchange keys with rdma_cm (IB CM on QP1), as perftest -R", opt_rdma_cm },
+	{ 'e', "events", false, KINDS_ALL, "", "sleep on CQ events (a poller thread runs the port)", opt_events },
 	{ 'b', "bidirectional", false, APP_KIND_BW, "", "both sides send", opt_bidir },
 	{ 'N', "noPeak", false, APP_KIND_BW, "", "do not compute the peak bandwidth", opt_no_peak },
 	{ 'Q', "cq-mod", true, APP_KIND_BW, "a moderation 1..1024",
@@ -496,7 +499,7 @@ static const struct opt_def defs[] = {
 	  "atomic operation (default FETCH_AND_ADD)", opt_atomic },
 	{ 'o', "outs", true, KINDS_PERF, "an outstanding count 1..128",
 	  "outstanding READ/atomic requests (default 128)", opt_out_reads },
-	{ 'p', "port", true, KINDS_ALL, "a TCP port 1..65535", "side-channel TCP port (default 18515)", opt_port },
+	{ 'p', "port", true, KINDS_ALL, "a TCP port 1..65535", "side-channel TCP port, or rdma_cm port with -R (default 18515)", opt_port },
 	{ 'd', "ib-dev", true, KINDS_ALL, "a net_ernic port name, e.g. net_ernic0",
 	  "the net_ernic port (default: the first one)", opt_device },
 	{ 'i', "ib-port", true, KINDS_ALL, "1 (a net_ernic port has one RoCE port)",
@@ -778,7 +781,8 @@ app_opts_parse(int argc, char **argv, struct app_opts *o, char *err,
 				    (int)llen, l);
 		}
 		if (o->mode == NULL && d->apply != opt_help &&
-		    d->apply != opt_interactive)
+		    d->apply != opt_interactive &&
+		    !(d->apply == opt_loopback && o->interactive))
 			return fail(err, errlen, "flag %s before the mode: the mode (write_bw, ..., pingpong) must come first",
 				    a);
 		if (d->has_arg) {

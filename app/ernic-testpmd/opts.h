@@ -78,7 +78,8 @@ struct app_opts {
 	bool loopback;				/**< --loopback */
 	char server[256];			/**< "" = server role */
 	char device[64];			/**< -d: net_ernic port name */
-	uint16_t port;				/**< -p: TCP port */
+	uint16_t port;				/**< -p: TCP (or rdma_cm) port */
+	bool rdma_cm;				/**< -R: rdma_cm side channel and QPs */
 
 	uint64_t size;				/**< -s */
 	bool size_set;
@@ -109,6 +110,7 @@ struct app_opts {
 	bool write_with_imm;			/**< --write_with_imm */
 	bool cpu_freq_f;			/**< -F (accepted, no effect) */
 	bool json;				/**< --json */
+	bool events;				/**< -e: sleep on CQ events */
 	uint32_t stats_period;			/**< --stats-period seconds */
 	bool help;				/**< -h */
 };

@@ -35,6 +35,58 @@ perf_key_format(const struct perf_dest *d, char msg[PERF_KEY_MSG_LEN])
 	return n == PERF_KEY_MSG_LEN - 1 ? 0 : -EINVAL;
 }
 
+static void
+put_be32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)(v >> 24);
+	p[1] = (uint8_t)(v >> 16);
+	p[2] = (uint8_t)(v >> 8);
+	p[3] = (uint8_t)v;
+}
+
+static uint32_t
+get_be32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
+		(uint32_t)p[2] << 8 | p[3];
+}
+
+void
+perf_dest_bin_format(const struct perf_dest *d, int32_t gid_index,
+		     uint8_t msg[PERF_DEST_BIN_LEN])
+{
+	memset(msg, 0, PERF_DEST_BIN_LEN);
+	put_be32(msg + 0, d->lid);
+	put_be32(msg + 4, d->out_reads);
+	put_be32(msg + 8, d->qpn);
+	put_be32(msg + 12, d->psn);
+	put_be32(msg + 16, d->rkey);
+	put_be32(msg + 24, (uint32_t)(d->vaddr >> 32));
+	put_be32(msg + 28, (uint32_t)d->vaddr);
+	memcpy(msg + 32, d->gid, 16);
+	put_be32(msg + 48, d->srqn);
+	put_be32(msg + 52, (uint32_t)gid_index);
+}
+
+int
+perf_dest_bin_parse(const uint8_t msg[PERF_DEST_BIN_LEN], struct perf_dest *d)
+{
+	struct perf_dest t;
+
+	t.lid = get_be32(msg + 0);
+	t.out_reads = get_be32(msg + 4);
+	t.qpn = get_be32(msg + 8);
+	t.psn = get_be32(msg + 12);
+	t.rkey = get_be32(msg + 16);
+	t.vaddr = (uint64_t)get_be32(msg + 24) << 32 | get_be32(msg + 28);
+	memcpy(t.gid, msg + 32, 16);
+	t.srqn = get_be32(msg + 48);
+	if (t.qpn > 0xffffff || t.psn > 0xffffff)
+		return -EINVAL;
+	*d = t;
+	return 0;
+}
+
 /* Parse @p width hex digits at *p followed by ':'; advance past the ':'. */
 static int
 hex_field(const char **p, const char *end, unsigned int width, uint64_t *v)
@@ -73,6 +125,8 @@ perf_key_parse(const char msg[PERF_KEY_MSG_LEN], struct perf_dest *d)
 	uint64_t v[6], x;
 	unsigned int i;
 
+	/* no uninitialised padding is copied out to *d */
+	memset(&t, 0, sizeof(t));
 	for (i = 0; i < 6; i++)
 		if (hex_field(&p, end, width[i], &v[i]) != 0)
 			return -EINVAL;

@@ -28,6 +28,7 @@ enum {
 	PERF_CYCLE_BUFFER = 4096,	/**< sysconf(_SC_PAGESIZE) */
 	PERF_CACHE_LINE = 64,		/**< DEF_CACHE_LINE_SIZE */
 	PP_MSG_LEN = 52,		/**< ibv_rc_pingpong "%04x:%06x:%06x:%s" */
+	PERF_DEST_BIN_LEN = 56,		/**< sizeof(struct pingpong_dest) on x86-64 */
 };
 
 /** One side's QP description (perftest struct pingpong_dest, text part). */
@@ -60,6 +61,24 @@ int perf_key_format(const struct perf_dest *d, char msg[PERF_KEY_MSG_LEN]);
 
 /** Parse a key message; -EINVAL (and *d unchanged) when malformed. */
 int perf_key_parse(const char msg[PERF_KEY_MSG_LEN], struct perf_dest *d);
+
+/**
+ * The binary key message of perftest's rdma_cm side channel (-R/-z:
+ * rdma_write_keys(), HAVE_ENDIAN): struct pingpong_dest with every field
+ * big-endian, x86-64 layout: lid, out_reads, qpn, psn, rkey (4 bytes each
+ * at 0..19), 4 bytes of padding, vaddr (8 at 24), gid (16 at 32), srqn (4 at
+ * 48), gid_index (4 at 52). Padding is written as zeros.
+ */
+void perf_dest_bin_format(const struct perf_dest *d, int32_t gid_index,
+			  uint8_t msg[PERF_DEST_BIN_LEN]);
+
+/**
+ * Parse a binary key message (rdma_read_keys() reads lid, out_reads, qpn,
+ * psn, rkey, vaddr and gid; srqn is taken too).
+ * @return 0, or -EINVAL when qpn or psn do not fit 24 bits.
+ */
+int perf_dest_bin_parse(const uint8_t msg[PERF_DEST_BIN_LEN],
+			struct perf_dest *d);
 
 /** The 16-byte version message: @p ver NUL-padded. */
 void perf_version_format(const char *ver, char msg[PERF_VERSION_LEN]);

@@ -214,8 +214,10 @@ port_gid_str(const union roce_gid *gid, char *buf, size_t len)
 }
 
 int
-port_make_loopback_pair(uint16_t port_id[2])
+port_make_loopback_pair_qps(uint16_t port_id[2], uint32_t qps)
 {
+	/* room for QP0, QP1 and qps QPs: the default (1024) or more */
+	uint32_t max_qps = RTE_MAX(1024u, rte_align32pow2(qps + 2));
 	static const char *const ips[2] = { "198.18.0.1", "198.18.0.2" };
 	static const char *const macs[2] = { "02:00:c6:12:00:01",
 					     "02:00:c6:12:00:02" };
@@ -242,8 +244,9 @@ port_make_loopback_pair(uint16_t port_id[2])
 						 rname) != 0)
 			return -ENODEV;
 		snprintf(name, sizeof(name), "net_ernic_lb%d", i);
-		snprintf(args, sizeof(args), "port=%s,ip=%s,mac=%s,pmtu=4096",
-			 rname, ips[i], macs[i]);
+		snprintf(args, sizeof(args),
+			 "port=%s,ip=%s,mac=%s,pmtu=4096,max_qps=%u", rname,
+			 ips[i], macs[i], RTE_MIN(max_qps, 65536u));
 		ret = rte_vdev_init(name, args);
 		if (ret != 0)
 			return ret;
@@ -251,4 +254,10 @@ port_make_loopback_pair(uint16_t port_id[2])
 			return -ENODEV;
 	}
 	return 0;
+}
+
+int
+port_make_loopback_pair(uint16_t port_id[2])
+{
+	return port_make_loopback_pair_qps(port_id, 0);
 }

@@ -53,4 +53,10 @@ void port_gid_str(const union roce_gid *gid, char *buf, size_t len);
  */
 int port_make_loopback_pair(uint16_t port_id[2]);
 
+/**
+ * port_make_loopback_pair() with a QPN space (max_qps) that holds @p qps
+ * QPs besides QP0 and QP1 (at least the PMD's default, 1024).
+ */
+int port_make_loopback_pair_qps(uint16_t port_id[2], uint32_t qps);
+
 #endif /* ERNIC_TESTPMD_PORT_H */

@@ -67,9 +67,16 @@ report_header(FILE *f, const struct app_opts *o, const struct report_ctx *c)
 		fprintf(f, " Max inline data : %d[B]\n", o->inline_size);
 	else
 		fprintf(f, " Outstand reads  : %u\n", c->out_reads);
-	fprintf(f, " rdma_cm QPs\t : %s\n", "OFF");
-	fprintf(f, " Data ex. method : %s", o->loopback ? "loopback" :
-		"Ethernet");
+	fprintf(f, " rdma_cm QPs\t : %s\n", o->rdma_cm ? "ON" : "OFF");
+	fprintf(f, " Data ex. method : %s", o->loopback && !o->rdma_cm ?
+		"loopback" : o->rdma_cm ? "rdma_cm" : "Ethernet");
+	if (o->rdma_cm && c->server) {
+		/* ctx_print_test_info() with work_rdma_cm on the server */
+		fputc('\n', f);
+		fputs(REPORT_LINE, f);
+		fprintf(f, " Waiting for client rdma_cm QP to connect\n");
+		fprintf(f, " Please run the same command with the IB/RoCE interface IP");
+	}
 	fputc('\n', f);
 	fputs(REPORT_LINE, f);
 }

@@ -98,6 +98,8 @@ ernic_ctrl_run(void *arg)
 	for (i = 0; i < n; i++)
 		roce_cm_rx(c->cm, pkts[i], now);
 	roce_cm_poll(c->cm, now);
+	ernic_recovery_run(p, now);	/* ernic_recovery.c */
+	ernic_mr_svc_run(p);		/* ernic_mr_svc.c */
 	rte_spinlock_unlock(&c->lock);
 	return 0;
 }
@@ -139,6 +141,11 @@ ernic_ctrl_create(struct ernic_port *p)
 			  rte_strerror(rte_errno));
 		goto fail;
 	}
+	ret = ernic_mr_svc_create(p);
+	if (ret == 0)
+		ret = ernic_recovery_create(p);
+	if (ret != 0)
+		goto fail;
 	memset(&spec, 0, sizeof(spec));
 	if (rte_eth_dev_get_name_by_port(p->port_id, ename) != 0 ||
 	    strlen(ename) > 24)
@@ -155,8 +162,10 @@ ernic_ctrl_create(struct ernic_port *p)
 		goto fail;
 	}
 	c->service_registered = true;
-	/* nobody polls the workers yet: setting the handlers is safe */
-	for (i = 0; i < p->nb_workers; i++)
+	/* nobody polls the workers yet: setting the handlers is safe;
+	 * qp1=regs: QP1 is the register window's (ernic_regs_flow.c)
+	 */
+	for (i = 0; i < p->nb_workers && !p->args.qp1_regs; i++)
 		roce_worker_set_gsi_handler(p->w[i].rw, ernic_gsi_input,
 					    &p->w[i]);
 	return 0;
@@ -198,6 +207,7 @@ ernic_ctrl_stop(struct ernic_port *p)
 	rte_service_component_runstate_set(c->service_id, 0);
 	while (rte_service_may_be_active(c->service_id) == 1)
 		rte_pause();
+	ernic_mr_svc_stop(p);
 	/* undo our mapping (before the workers' stop may remove the lcore) */
 	if (p->w != NULL && p->w[0].lcore >= 0)
 		rte_service_map_lcore_set(c->service_id,
@@ -226,6 +236,8 @@ ernic_ctrl_destroy(struct ernic_port *p)
 		rte_ring_free(c->gsi_ring);
 		c->gsi_ring = NULL;
 	}
+	ernic_mr_svc_destroy(p);
+	ernic_recovery_destroy(p);
 	roce_cm_destroy(c->cm);
 	c->cm = NULL;
 }
@@ -361,6 +373,7 @@ rte_pmd_ernic_cm_disconnect(uint16_t port_id, struct roce_cm_id *id)
 	c = ctrl_lock(port_id, &ret);
 	if (c == NULL)
 		return ret;
+	ernic_recovery_forget(ernic_port_get(port_id), id);
 	ret = roce_cm_disconnect(id, rte_rdtsc());
 	rte_spinlock_unlock(&c->lock);
 	return ret;
@@ -375,6 +388,7 @@ rte_pmd_ernic_cm_destroy_id(uint16_t port_id, struct roce_cm_id *id)
 	c = ctrl_lock(port_id, &ret);
 	if (c == NULL)
 		return ret;
+	ernic_recovery_forget(ernic_port_get(port_id), id);
 	ret = roce_cm_destroy_id(id, rte_rdtsc());
 	rte_spinlock_unlock(&c->lock);
 	return ret;
@@ -389,7 +403,7 @@ rte_pmd_ernic_cm_get_event(uint16_t port_id, struct roce_cm_event *ev)
 	c = ctrl_lock(port_id, &ret);
 	if (c == NULL)
 		return ret;
-	ret = roce_cm_get_event(c->cm, ev);
+	ret = ernic_recovery_get_event(ernic_port_get(port_id), ev);
 	rte_spinlock_unlock(&c->lock);
 	return ret;
 }
@@ -405,6 +419,15 @@ rte_pmd_ernic_cm_counters(uint16_t port_id, struct roce_counter *cn,
 	if (c == NULL)
 		return ret;
 	ret = roce_cm_counters(c->cm, cn, n);
+	/* then the registration service's and the recovery's */
+	if (ret >= 0) {
+		struct ernic_port *p = ernic_port_get(port_id);
+		unsigned int k = RTE_MIN((unsigned int)ret, n);
+
+		ret += ernic_mr_svc_counters(p, cn + k, n - k);
+		k = RTE_MIN((unsigned int)ret, n);
+		ret += ernic_recovery_counters(p, cn + k, n - k);
+	}
 	rte_spinlock_unlock(&c->lock);
 	return ret;
 }

@@ -48,8 +48,9 @@ parse_port(const char *val, struct ernic_args *a)
 	return 0;
 }
 
+/* A unicast IPv4 address: not 0.0.0.0, not 224/4 and above, not 127/8. */
 static int
-parse_ip(const char *val, struct ernic_args *a)
+parse_ip4_unicast(const char *val, rte_be32_t *out)
 {
 	struct in_addr in;
 	uint32_t h;
@@ -57,11 +58,52 @@ parse_ip(const char *val, struct ernic_args *a)
 	if (val == NULL || inet_pton(AF_INET, val, &in) != 1)
 		return -EINVAL;
 	h = rte_be_to_cpu_32(in.s_addr);
-	/* unicast only: not 0.0.0.0, not 224/4 and above, not 127/8 */
 	if (h == 0 || h >= 0xe0000000u || (h >> 24) == 127)
 		return -EINVAL;
-	a->ip4 = in.s_addr;
+	*out = in.s_addr;
+	return 0;
+}
+
+/* "a.b.c.d" or "a.b.c.d/len" (the on-link prefix, for gw=) */
+static int
+parse_ip(const char *val, struct ernic_args *a)
+{
+	char buf[INET_ADDRSTRLEN + 4], *slash;
+	unsigned long len = 32;
+
+	if (val == NULL || strlen(val) >= sizeof(buf))
+		return -EINVAL;
+	rte_strlcpy(buf, val, sizeof(buf));
+	slash = strchr(buf, '/');
+	if (slash != NULL) {
+		*slash = '\0';
+		if (parse_uint(slash + 1, 1, 32, &len) != 0)
+			return -EINVAL;
+		a->has_prefix4 = true;
+	}
+	if (parse_ip4_unicast(buf, &a->ip4) != 0)
+		return -EINVAL;
+	a->prefix4 = (uint8_t)len;
 	a->has_ip4 = true;
+	return 0;
+}
+
+/* gw= must be a neighbour: inside ip=a.b.c.d/len (len < 32), not ip= */
+static bool
+gw_on_link(const struct ernic_args *a)
+{
+	if (!a->has_ip4 || !a->has_prefix4 || a->prefix4 >= 32 ||
+	    a->gw4 == a->ip4)
+		return false;
+	return (rte_be_to_cpu_32(a->gw4 ^ a->ip4) >> (32 - a->prefix4)) == 0;
+}
+
+static int
+parse_gw(const char *val, struct ernic_args *a)
+{
+	if (parse_ip4_unicast(val, &a->gw4) != 0)
+		return -EINVAL;
+	a->has_gw4 = true;
 	return 0;
 }
 
@@ -134,6 +176,31 @@ parse_zero_copy(const char *val, struct ernic_args *a)
 	if (parse_uint(val, 0, 1, &v) != 0)
 		return -EINVAL;
 	a->zero_copy = v == 1;
+	return 0;
+}
+
+static int
+parse_neigh_reachable(const char *val, struct ernic_args *a)
+{
+	unsigned long v;
+
+	if (parse_uint(val, 1, 3600, &v) != 0)
+		return -EINVAL;
+	a->neigh_reachable = (uint32_t)v;
+	return 0;
+}
+
+static int
+parse_qp1(const char *val, struct ernic_args *a)
+{
+	if (val == NULL)
+		return -EINVAL;
+	if (strcmp(val, "cm") == 0)
+		a->qp1_regs = false;
+	else if (strcmp(val, "regs") == 0)
+		a->qp1_regs = true;
+	else
+		return -EINVAL;
 	return 0;
 }
 
@@ -220,7 +287,9 @@ parse_lcores(const char *val, struct ernic_args *a)
 static const struct ernic_key keys[] = {
 	{ "port", "the name of an existing ethdev, e.g. port=net_ring0",
 	  parse_port },
-	{ "ip", "a unicast IPv4 address a.b.c.d", parse_ip },
+	{ "ip", "a unicast IPv4 address a.b.c.d or a.b.c.d/len", parse_ip },
+	{ "gw", "a unicast IPv4 address a.b.c.d in the prefix of ip=a.b.c.d/len",
+	  parse_gw },
 	{ "ip6", "a unicast IPv6 address, e.g. 2001:2::1", parse_ip6 },
 	{ "mac", "a unicast MAC address xx:xx:xx:xx:xx:xx", parse_mac },
 	{ "workers", "an integer in 1..16", parse_workers },
@@ -232,6 +301,9 @@ static const struct ernic_key keys[] = {
 	{ "lcores", "an lcore id or a list [a,b-c] of at most 16",
 	  parse_lcores },
 	{ "zero_copy", "0 or 1", parse_zero_copy },
+	{ "qp1", "cm (the control core owns QP1) or regs (the register window does)",
+	  parse_qp1 },
+	{ "neigh_reachable", "seconds in 1..3600", parse_neigh_reachable },
 };
 
 int
@@ -246,6 +318,7 @@ ernic_args_parse(const char *name, const char *params, struct ernic_args *a)
 	a->nb_workers = 1;
 	a->max_qps = ERNIC_DEFAULT_MAX_QPS;
 	a->pmtu = ERNIC_DEFAULT_PMTU;
+	a->neigh_reachable = ERNIC_NEIGH_REACHABLE_S;
 
 	if (params == NULL || *params == '\0') {
 		ERNIC_LOG(ERR, "%s: missing devarg port=: expected %s",
@@ -280,6 +353,11 @@ ernic_args_parse(const char *name, const char *params, struct ernic_args *a)
 		}
 	}
 	rte_kvargs_free(kv);
+	if (ret == 0 && a->has_gw4 && !gw_on_link(a)) {
+		ERNIC_LOG(ERR, "%s: bad devarg gw=: expected an address other than ip= inside the prefix of ip=a.b.c.d/len (len < 32)",
+			  name);
+		ret = -EINVAL;
+	}
 	if (ret == 0 && a->port[0] == '\0') {
 		ERNIC_LOG(ERR, "%s: missing devarg port=: expected %s",
 			  name, keys[0].form);

@@ -61,6 +61,8 @@ static const char *const cnt_names[ERNIC_CNT_MAX] = {
 	[ERNIC_CNT_DROP_STOPPED] = "tx_drop_stopped",
 	[ERNIC_CNT_RX_GSI] = "rx_gsi",
 	[ERNIC_CNT_DROP_GSI_RING_FULL] = "rx_drop_gsi_ring_full",
+	[ERNIC_CNT_NEIGH_REFRESH] = "tx_neigh_refresh",
+	[ERNIC_CNT_NEIGH_EXPIRED] = "neigh_expired",
 };
 
 const char *
@@ -508,6 +510,9 @@ ernic_dev_start(struct rte_eth_dev *dev)
 			  dev->data->name, p->under, rte_strerror(-ret));
 		return ret;
 	}
+	ret = ernic_xdp_start(p);
+	if (ret != 0)
+		goto stop_under;
 	ret = ernic_exc_start(p);
 	if (ret != 0)
 		goto stop_under;
@@ -520,6 +525,7 @@ ernic_dev_start(struct rte_eth_dev *dev)
 		goto stop_exc;
 	}
 	p->started = true;
+	ernic_numa_check(p);
 	dev->data->rx_queue_state[0] = RTE_ETH_QUEUE_STATE_STARTED;
 	dev->data->tx_queue_state[0] = RTE_ETH_QUEUE_STATE_STARTED;
 	ernic_dev_link_update(dev, 0);
@@ -530,6 +536,7 @@ ernic_dev_start(struct rte_eth_dev *dev)
 stop_exc:
 	ernic_exc_stop(p);
 stop_under:
+	ernic_xdp_stop(p);
 	rte_eth_dev_stop(p->under);
 	return ret;
 }
@@ -544,6 +551,7 @@ ernic_dev_stop(struct rte_eth_dev *dev)
 	ernic_ctrl_stop(p);
 	ernic_workers_stop(p);
 	ernic_exc_stop(p);
+	ernic_xdp_stop(p);
 	rte_eth_dev_stop(p->under);
 	p->started = false;
 	if (dev->data->nb_rx_queues > 0)
@@ -578,6 +586,7 @@ ernic_port_release(struct ernic_port *p)
 		ernic_ctrl_stop(p);
 		ernic_workers_stop(p);
 		ernic_exc_stop(p);
+		ernic_xdp_stop(p);
 		if (under_ok)
 			rte_eth_dev_stop(p->under);
 		p->started = false;
@@ -714,6 +723,23 @@ static const struct {
 			  ERNIC_XSTATS_CM_MAX + \
 			  ERNIC_XSTATS_QPS * ERNIC_XSTATS_PER_QP)
 
+/*
+ * QP pointers of ernic_xstats_qps() stay valid between these two: a QP
+ * destroyed meanwhile is freed only after ernic_xstats_read_end().
+ */
+static unsigned int
+ernic_xstats_read_begin(const struct ernic_port *p)
+{
+	return p->rdev != NULL ? roce_qp_read_begin(p->rdev) : 0;
+}
+
+static void
+ernic_xstats_read_end(const struct ernic_port *p, unsigned int slot)
+{
+	if (p->rdev != NULL)
+		roce_qp_read_end(p->rdev, slot);
+}
+
 /* The QPs with xstats: the first ERNIC_XSTATS_QPS of the QPN table. */
 static unsigned int
 ernic_xstats_qps(const struct ernic_port *p,
@@ -787,14 +813,17 @@ ernic_xstats_get_names(struct rte_eth_dev *dev,
 	struct ernic_port *p = dev->data->dev_private;
 	const struct roce_qp *qps[ERNIC_XSTATS_QPS];
 	struct roce_counter c[ERNIC_XSTATS_ROCE_MAX];
-	unsigned int i, k, n, nb_cm, nb_qp;
+	unsigned int i, k, n, nb_cm, nb_qp, slot;
 
 	nb_cm = ernic_xstats_cm(p, c);
+	slot = ernic_xstats_read_begin(p);
 	nb_qp = ernic_xstats_qps(p, qps);
 	n = ERNIC_CNT_MAX + p->nb_roce_cnt + nb_cm +
 		nb_qp * ERNIC_XSTATS_PER_QP;
-	if (names == NULL || size < n)
+	if (names == NULL || size < n) {
+		ernic_xstats_read_end(p, slot);
 		return n;
+	}
 	for (i = 0; i < nb_cm; i++)
 		snprintf(names[ERNIC_CNT_MAX + p->nb_roce_cnt + i].name,
 			 sizeof(names[0].name), "%s", c[i].name);
@@ -812,6 +841,7 @@ ernic_xstats_get_names(struct rte_eth_dev *dev,
 		for (k = 0; k < ERNIC_XSTATS_PER_QP; k++)
 			snprintf(names[n++].name, sizeof(names[0].name),
 				 "qp%u_%s", qps[i]->qpn, qp_xstats[k].name);
+	ernic_xstats_read_end(p, slot);
 	return n;
 }
 
@@ -837,14 +867,17 @@ ernic_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xs,
 	struct ernic_port *p = dev->data->dev_private;
 	const struct roce_qp *qps[ERNIC_XSTATS_QPS];
 	uint64_t v[ERNIC_CNT_MAX + ERNIC_XSTATS_ROCE_MAX + ERNIC_XSTATS_CM_MAX];
-	unsigned int i, k, n, nb_port, nb_qp;
+	unsigned int i, k, n, nb_port, nb_qp, slot;
 	uint64_t val, base;
 
 	nb_port = ernic_xstats_port_values(p, v);
+	slot = ernic_xstats_read_begin(p);
 	nb_qp = ernic_xstats_qps(p, qps);
 	n = nb_port + nb_qp * ERNIC_XSTATS_PER_QP;
-	if (xs == NULL || size < n)
+	if (xs == NULL || size < n) {
+		ernic_xstats_read_end(p, slot);
 		return n;
+	}
 	for (i = 0; i < nb_port; i++) {
 		xs[i].id = i;
 		xs[i].value = v[i];
@@ -860,6 +893,7 @@ ernic_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xs,
 			xs[n].id = n;
 			xs[n].value = val >= base ? val - base : val;
 		}
+	ernic_xstats_read_end(p, slot);
 	return n;
 }
 
@@ -868,7 +902,7 @@ ernic_xstats_reset(struct rte_eth_dev *dev)
 {
 	struct ernic_port *p = dev->data->dev_private;
 	const struct roce_qp *qps[ERNIC_XSTATS_QPS];
-	unsigned int i, k, nb_port, nb_qp;
+	unsigned int i, k, nb_port, nb_qp, slot;
 	uint64_t *b;
 
 	if (p->xs_base == NULL) {
@@ -879,6 +913,7 @@ ernic_xstats_reset(struct rte_eth_dev *dev)
 			return -ENOMEM;
 	}
 	nb_port = ernic_xstats_port_values(p, p->xs_base);
+	slot = ernic_xstats_read_begin(p);
 	nb_qp = ernic_xstats_qps(p, qps);
 	b = p->xs_base + nb_port;
 	for (i = 0; i < nb_qp; i++) {
@@ -886,6 +921,7 @@ ernic_xstats_reset(struct rte_eth_dev *dev)
 		for (k = 0; k < ERNIC_XSTATS_PER_QP; k++)
 			*b++ = ernic_qp_stat(qps[i], k);
 	}
+	ernic_xstats_read_end(p, slot);
 	p->nb_xs_base = nb_port;
 	p->nb_xs_base_qp = nb_qp;
 	return 0;
@@ -1037,6 +1073,60 @@ ernic_find_under(const char *name, const struct ernic_args *a,
 	return 0;
 }
 
+/*
+ * Secondary processes (dpdk-dumpcap, dpdk-pdump, dpdk-proc-info) see the
+ * port, its name, link and info, and can ask the primary to capture on it
+ * (rte_pdump); the device itself runs in the primary only: no queues here.
+ */
+static int
+ernic_sec_infos_get(struct rte_eth_dev *dev, struct rte_eth_dev_info *info)
+{
+	const struct ernic_port *p = dev->data->dev_private;
+
+	info->max_mac_addrs = 1;
+	info->max_rx_queues = 1;
+	info->max_tx_queues = 1;
+	info->min_mtu = (uint16_t)(p->args.pmtu + ERNIC_ROCE_L3_OVERHEAD);
+	info->max_mtu = UINT16_MAX;
+	info->max_rx_pktlen = UINT16_MAX;
+	info->rx_desc_lim.nb_max = ERNIC_APP_RING;
+	info->rx_desc_lim.nb_min = 1;
+	info->rx_desc_lim.nb_align = 1;
+	info->tx_desc_lim = info->rx_desc_lim;
+	return 0;
+}
+
+static int
+ernic_sec_link_update(struct rte_eth_dev *dev __rte_unused,
+		      int wait __rte_unused)
+{
+	return 0;	/* the primary keeps dev->data->dev_link current */
+}
+
+static const struct eth_dev_ops ernic_sec_ops = {
+	.dev_infos_get = ernic_sec_infos_get,
+	.link_update = ernic_sec_link_update,
+};
+
+static int
+ernic_probe_secondary(struct rte_vdev_device *vdev)
+{
+	const char *name = rte_vdev_device_name(vdev);
+	struct rte_eth_dev *dev;
+
+	dev = rte_eth_dev_attach_secondary(name);
+	if (dev == NULL) {
+		ERNIC_LOG(ERR, "%s: not found in the primary process", name);
+		return -ENODEV;
+	}
+	dev->dev_ops = &ernic_sec_ops;
+	dev->device = &vdev->device;
+	dev->rx_pkt_burst = rte_eth_pkt_burst_dummy;
+	dev->tx_pkt_burst = rte_eth_pkt_burst_dummy;
+	rte_eth_dev_probing_finish(dev);
+	return 0;
+}
+
 static int
 ernic_probe(struct rte_vdev_device *vdev)
 {
@@ -1047,19 +1137,15 @@ ernic_probe(struct rte_vdev_device *vdev)
 	uint16_t under;
 	int socket, ret;
 
-	if (rte_eal_process_type() != RTE_PROC_PRIMARY) {
-		ERNIC_LOG(ERR, "%s: secondary processes are not supported", name);
-		return -ENOTSUP;
-	}
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
+		return ernic_probe_secondary(vdev);
 	ret = ernic_args_parse(name, rte_vdev_device_args(vdev), &a);
 	if (ret != 0)
 		return ret;
 	ret = ernic_find_under(name, &a, &under);
 	if (ret != 0)
 		return ret;
-	socket = rte_eth_dev_socket_id(under);
-	if (socket < 0)
-		socket = (int)rte_socket_id();
+	socket = ernic_numa_port_socket(under);
 	vdev->device.numa_node = socket;
 
 	dev = rte_eth_vdev_allocate(vdev, sizeof(*p));
@@ -1133,7 +1219,8 @@ ernic_remove(struct rte_vdev_device *vdev)
 	dev = rte_eth_dev_allocated(rte_vdev_device_name(vdev));
 	if (dev == NULL)
 		return 0;	/* already closed by rte_eth_dev_close() */
-	ernic_dev_close(dev);
+	if (rte_eal_process_type() == RTE_PROC_PRIMARY)
+		ernic_dev_close(dev);
 	rte_eth_dev_release_port(dev);
 	return 0;
 }

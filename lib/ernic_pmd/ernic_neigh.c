@@ -153,6 +153,7 @@ neigh_learn(struct ernic_port *p, const union roce_gid *g,
 		__atomic_store_n(&e->word, word_make(mac, ERNIC_NEIGH_REACHABLE),
 				 __ATOMIC_RELEASE);
 		e->probes = 0;
+		e->confirmed_tsc = rte_get_tsc_cycles();
 	}
 	rte_spinlock_unlock(&p->neigh.lock);
 	if (e != NULL)
@@ -347,6 +348,65 @@ neigh_probe(struct ernic_port *p, const union roce_gid *g, uint64_t *cnt)
 	return nd_send(p, ND_NS, 0, dmac, src, dip, g->raw, cnt);
 }
 
+/* A unicast request to the MAC we know (RFC 1122 2.3.2.1, RFC 4861 7.3.3). */
+static int
+neigh_refresh(struct ernic_port *p, const struct ernic_neigh_entry *e,
+	      uint64_t *cnt)
+{
+	uint8_t mac[6];
+	const uint8_t *src;
+
+	word_mac(e->word, mac);
+	if (gid_is_v4(&e->ip)) {
+		rte_be32_t tip;
+
+		memcpy(&tip, &e->ip.raw[12], 4);
+		return arp_send(p, RTE_ARP_OP_REQUEST, mac, mac, tip, cnt);
+	}
+	src = (!ip6_is_link_local(e->ip.raw) && p->args.has_ip6) ?
+		p->args.ip6 : p->gid[0].raw;
+	return nd_send(p, ND_NS, 0, mac, src, e->ip.raw, e->ip.raw, cnt);
+}
+
+void
+ernic_neigh_age(struct ernic_port *p, uint64_t now)
+{
+	struct ernic_neigh *nt = &p->neigh;
+	const uint64_t hz = rte_get_tsc_hz();
+	const uint64_t reachable = hz * p->args.neigh_reachable;
+	const uint64_t retrans = hz * ERNIC_NEIGH_RETRANS_MS / 1000;
+	struct ernic_neigh_entry *e;
+	uint32_t i;
+
+	if (now < nt->age_next_tsc)
+		return;
+	nt->age_next_tsc = now + hz / 10;	/* ten scans a second */
+	if (!rte_spinlock_trylock(&nt->lock))
+		return;				/* a resolver: next scan */
+	for (i = 0; i < nt->nb; i++) {
+		e = &nt->e[i];
+		if (word_state(e->word) != ERNIC_NEIGH_REACHABLE ||
+		    now - e->confirmed_tsc < reachable)
+			continue;
+		if (e->probes != 0 && now - e->probe_tsc < retrans)
+			continue;
+		if (e->probes >= ERNIC_NEIGH_PROBES) {
+			/* no answer: forget the MAC, resolve again on use */
+			__atomic_store_n(&e->word,
+					 (uint64_t)ERNIC_NEIGH_FAILED << 48,
+					 __ATOMIC_RELEASE);
+			e->probes = 0;
+			nt->cnt[ERNIC_CNT_NEIGH_EXPIRED]++;
+			continue;
+		}
+		if (neigh_refresh(p, e, nt->cnt) == 0)
+			nt->cnt[ERNIC_CNT_NEIGH_REFRESH]++;
+		e->probes++;
+		e->probe_tsc = now;
+	}
+	rte_spinlock_unlock(&nt->lock);
+}
+
 /* ------------------------------------------------------------------ */
 /* input (worker 0)                                                   */
 /* ------------------------------------------------------------------ */
@@ -522,6 +582,7 @@ rte_pmd_ernic_resolve(uint16_t port_id, const union roce_gid *gid,
 	const uint64_t retrans = rte_get_tsc_hz() * ERNIC_NEIGH_RETRANS_MS /
 		1000;
 	struct ernic_neigh_entry *e;
+	union roce_gid gw;
 	uint64_t word, now;
 	int ret;
 
@@ -537,6 +598,17 @@ rte_pmd_ernic_resolve(uint16_t port_id, const union roce_gid *gid,
 		ERNIC_NEIGH_LOG(DEBUG, "port %u: no ip= to resolve an IPv4 GID",
 				p->port_id);
 		return -EHOSTUNREACH;
+	}
+	/* gw=: an IPv4 destination off the prefix of ip= is the gateway's */
+	if (gid_is_v4(gid) && p->args.has_gw4) {
+		uint32_t mask = ~0u << (32 - p->args.prefix4), dst;
+
+		memcpy(&dst, &gid->raw[12], 4);
+		if (((rte_be_to_cpu_32(dst) ^ rte_be_to_cpu_32(p->args.ip4)) &
+		     mask) != 0) {
+			gid_from_v4(&gw, p->args.gw4);
+			gid = &gw;
+		}
 	}
 	/* fast path: lock-free read of a resolved entry */
 	e = neigh_lookup(p, gid);

@@ -71,10 +71,11 @@ enum {
 	ERNIC_EXC_RING = 1024,		/**< copies for the exception tap */
 	ERNIC_TX_RETRIES = 8,		/**< underlying TX: tries before dropping */
 	ERNIC_NEIGH_MAX = 4096,		/**< neighbour table entries */
+	ERNIC_NEIGH_REACHABLE_S = 30,	/**< default neigh_reachable= (RFC 4861 REACHABLE_TIME) */
 	ERNIC_DEFAULT_MAX_QPS = 1024,
 	ERNIC_DEFAULT_PMTU = 1024,
 	ERNIC_XSTATS_ROCE_MAX = 256,	/**< worker counters in xstats */
-	ERNIC_XSTATS_CM_MAX = 64,	/**< CM and MAD counters in xstats */
+	ERNIC_XSTATS_CM_MAX = 96,	/**< CM, MAD, MR service, recovery */
 	ERNIC_XSTATS_QPS = 64,		/**< QPs with "qp<qpn>_*" xstats */
 };
 
@@ -111,6 +112,8 @@ enum ernic_cnt {
 	ERNIC_CNT_DROP_STOPPED,		/**< frames to send while the port is stopped */
 	ERNIC_CNT_RX_GSI,		/**< QP1 frames queued for the control core */
 	ERNIC_CNT_DROP_GSI_RING_FULL,	/**< QP1 frames dropped: control core ring full */
+	ERNIC_CNT_NEIGH_REFRESH,	/**< unicast ARP/NS refreshing an aged entry */
+	ERNIC_CNT_NEIGH_EXPIRED,	/**< entries that aged out unanswered */
 	ERNIC_CNT_MAX,
 };
 
@@ -122,6 +125,10 @@ struct ernic_args {
 	char port[RTE_ETH_NAME_MAX_LEN];	/**< underlying port name */
 	bool has_ip4;
 	rte_be32_t ip4;
+	bool has_prefix4;		/**< ip=a.b.c.d/len */
+	uint8_t prefix4;		/**< on-link prefix length, 32 without /len */
+	bool has_gw4;			/**< gw=: default route off the prefix */
+	rte_be32_t gw4;
 	bool has_ip6;
 	uint8_t ip6[16];
 	bool has_mac;
@@ -135,6 +142,12 @@ struct ernic_args {
 	uint16_t nb_lcores;
 	uint16_t lcores[ERNIC_MAX_WORKERS];
 	bool zero_copy;		/**< zero_copy=1: attach TX payload (opt-in) */
+	/**
+	 * qp1=regs: QP1 belongs to the register window (MADs into its RQ,
+	 * its SQ sends UD/GSI); qp1=cm (default): to the CM control core.
+	 */
+	bool qp1_regs;
+	uint32_t neigh_reachable;	/**< seconds a learnt MAC is trusted */
 };
 
 /** Parse and validate @p params; logs the key and expected form on error. */
@@ -144,7 +157,8 @@ int ernic_args_parse(const char *name, const char *params,
 /** The devargs documentation string (RTE_PMD_REGISTER_PARAM_STRING). */
 #define ERNIC_PARAM_STRING \
 	"port=<ethdev name> " \
-	"ip=<a.b.c.d> " \
+	"ip=<a.b.c.d[/len]> " \
+	"gw=<a.b.c.d> " \
 	"ip6=<IPv6 address> " \
 	"mac=<xx:xx:xx:xx:xx:xx> " \
 	"workers=<1-16> " \
@@ -153,7 +167,9 @@ int ernic_args_parse(const char *name, const char *params,
 	"vlan=<1-4094> " \
 	"exception=<tap interface name> " \
 	"lcores=<lcore|[lcore,...]> " \
-	"zero_copy=<0|1>"
+	"zero_copy=<0|1> " \
+	"qp1=<cm|regs> " \
+	"neigh_reachable=<1-3600>"
 
 /** An underlying TX queue, shared under a lock only if several threads use it. */
 struct ernic_txq {
@@ -165,6 +181,10 @@ struct ernic_txq {
 struct ernic_port;
 struct ernic_regs;
 struct roce_cm;
+struct ernic_mr_svc;
+struct ernic_recovery;
+struct roce_cm_event;
+struct roce_cm_id;
 
 /**
  * The control core (ernic_ctrl.c): owns QP1 and the connection manager.
@@ -180,6 +200,8 @@ struct ernic_ctrl {
 	uint32_t service_id;
 	bool service_registered;
 	uint64_t cnt[ERNIC_CNT_MAX];	/**< control core's own counters */
+	struct ernic_mr_svc *mr_svc;	/**< registration service (ernic_mr_svc.c) */
+	struct ernic_recovery *rec;	/**< QP error recovery (ernic_recovery.c) */
 };
 
 struct ernic_worker {
@@ -192,6 +214,8 @@ struct ernic_worker {
 	uint32_t service_id;
 	bool service_registered;
 	int32_t lcore;			/**< lcore mapped by lcores=, -1: none */
+	uint16_t tx_mirrored;		/**< capture: refused frames already shown */
+	int32_t socket;			/**< NUMA node of its memory (ernic_numa.c) */
 	uint64_t cnt[ERNIC_CNT_MAX];
 } __rte_cache_aligned;
 
@@ -211,6 +235,7 @@ enum ernic_neigh_state {
 struct ernic_neigh_entry {
 	uint64_t word;
 	uint64_t probe_tsc;		/**< last request sent */
+	uint64_t confirmed_tsc;		/**< last time its MAC was learnt */
 	uint8_t probes;			/**< requests sent for this resolution */
 	union roce_gid ip;
 };
@@ -220,6 +245,7 @@ struct ernic_neigh {
 	struct rte_hash *h;		/**< GID -> entry index */
 	struct ernic_neigh_entry *e;
 	uint32_t nb;			/**< entries in use (never freed) */
+	uint64_t age_next_tsc;		/**< next aging scan (worker 0) */
 	uint64_t cnt[ERNIC_CNT_MAX];	/**< resolver-side counters (under lock) */
 };
 
@@ -277,6 +303,7 @@ struct ernic_port {
 	unsigned int nb_xs_base_qp;	/**< QPs in xs_base after those */
 	uint32_t xs_base_qpn[ERNIC_XSTATS_QPS];	/**< their QPNs */
 	struct rte_eth_stats st_base;	/**< app queue stats at the last reset */
+	struct ernic_xdp *xdp;		/**< XDP steering (ernic_xdp.c), NULL: none */
 };
 
 /* ernic_ethdev.c */
@@ -314,6 +341,15 @@ uint16_t ernic_txq_send(struct ernic_port *p, struct ernic_txq *q,
 			enum ernic_cnt ok_cnt);
 uint16_t ernic_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n);
 uint16_t ernic_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n);
+/**
+ * Capture: show RoCE frames a worker received (@p rx) or is about to send
+ * to the RX/TX callbacks of the port's queue 0 (rte_pdump, dpdk-dumpcap),
+ * as if they had passed through its rx_burst/tx_burst. No-op without
+ * callbacks; callbacks see a copy of the array and must not keep or free
+ * the mbufs (pdump copies them).
+ */
+void ernic_mirror(struct ernic_port *p, bool rx, struct rte_mbuf **pkts,
+		  uint16_t n);
 /** Queue a frame on the out ring (any thread); frees and counts on failure. */
 int ernic_out_enqueue(struct ernic_port *p, struct rte_mbuf *m,
 		      uint64_t *cnt);
@@ -331,6 +367,13 @@ int ernic_neigh_init(struct ernic_port *p);
 void ernic_neigh_fini(struct ernic_port *p);
 /** Worker 0: handle one ARP or ND frame (takes ownership). */
 void ernic_neigh_input(struct ernic_worker *w, struct rte_mbuf *m);
+/**
+ * Worker 0: age the neighbour table. A REACHABLE entry not confirmed for
+ * neigh_reachable seconds is refreshed by unicast ARP requests / NS to its
+ * MAC (kept usable meanwhile); unanswered after ERNIC_NEIGH_PROBES it
+ * becomes FAILED, and the next resolution starts over.
+ */
+void ernic_neigh_age(struct ernic_port *p, uint64_t now);
 /** True when @p ip6 is one of our IPv6 addresses (global or link-local). */
 bool ernic_is_local_ip6(const struct ernic_port *p, const uint8_t *ip6);
 
@@ -352,5 +395,54 @@ void ernic_ctrl_stop(struct ernic_port *p);
 void ernic_ctrl_destroy(struct ernic_port *p);
 /** One iteration of the control core (its service function). */
 int32_t ernic_ctrl_run(void *arg);
+
+/* ernic_mr_svc.c: registration service, run by the control core */
+int ernic_mr_svc_create(struct ernic_port *p);
+/** Control core: execute queued requests, finish grace periods. */
+void ernic_mr_svc_run(struct ernic_port *p);
+/** Control core stopped: fail queued requests, settle grace periods. */
+void ernic_mr_svc_stop(struct ernic_port *p);
+void ernic_mr_svc_destroy(struct ernic_port *p);
+/** Service counters ("mr_*"); returns the number available. */
+int ernic_mr_svc_counters(const struct ernic_port *p, struct roce_counter *c,
+			  unsigned int n);
+
+/* ernic_recovery.c: QP error recovery of CM connections (ctrl.lock held) */
+int ernic_recovery_create(struct ernic_port *p);
+void ernic_recovery_destroy(struct ernic_port *p);
+/** Control core: take CM events, watch QPs, drive recoveries. */
+void ernic_recovery_run(struct ernic_port *p, uint64_t now);
+/** rte_pmd_ernic_cm_get_event(): the next event for the application. */
+int ernic_recovery_get_event(struct ernic_port *p, struct roce_cm_event *ev);
+/** The application disconnects or destroys @p id: no recovery for it. */
+void ernic_recovery_forget(struct ernic_port *p, const struct roce_cm_id *id);
+/** Recovery counters ("cm_recovery_*"); returns the number available. */
+int ernic_recovery_counters(const struct ernic_port *p,
+			    struct roce_counter *c, unsigned int n);
+
+/* ernic_xdp.c: XDP steering on net_af_xdp (doc/guides/xdp.rst) */
+/**
+ * After the underlying port started: when it is net_af_xdp and its
+ * interface runs ernic_roce_steer.bpf.o, add the GIDs to its "ernic_local"
+ * map. 0 also when there is nothing to do; -errno when the map refuses.
+ */
+int ernic_xdp_start(struct ernic_port *p);
+/** Remove what ernic_xdp_start() added; logs the program's counters. */
+void ernic_xdp_stop(struct ernic_port *p);
+/** Sum over CPUs of the program's counters (enum ernic_xdp_cnt); count or -errno. */
+int ernic_xdp_counters(const struct ernic_port *p, uint64_t *v,
+		       unsigned int n);
+/** Name of counter @p c of enum ernic_xdp_cnt, NULL past the end. */
+const char *ernic_xdp_cnt_name(unsigned int c);
+/** Text form of a GID-form address (IPv4-mapped shown as a.b.c.d). */
+void ernic_xdp_addr_str(const uint8_t *a, char *buf, size_t len);
+
+/* ernic_numa.c: NUMA placement (doc/guides/pmd.rst, NUMA placement) */
+/** NUMA node for the memory of worker @p idx (its lcore's, else the port's). */
+int ernic_numa_worker_socket(const struct ernic_port *p, uint16_t idx);
+/** NUMA node of the underlying port's device (sysfs for kernel interfaces). */
+int ernic_numa_port_socket(uint16_t under);
+/** At start: warn about workers whose lcore is on another node than the port. */
+void ernic_numa_check(const struct ernic_port *p);
 
 #endif /* ERNIC_PRIV_H */

@@ -252,11 +252,18 @@ qp_go_fatal(struct ernic_regs *rg, struct ernic_reg_qp *q, uint32_t code,
 /* WQEs and RQ buffers                                                */
 /* ------------------------------------------------------------------ */
 
+/* GSI Q_Key (IBTA 13.4.6.1): what QP1 sends with and accepts. */
+#define ERNIC_GSI_QKEY 0x80010000u
+
+static int qp_av(struct ernic_regs *rg, struct ernic_reg_qp *q, uint32_t conf,
+		 struct roce_ah_attr *ah);
+
 int
 ernic_flow_post_wqe(struct ernic_reg_qp *q, const uint8_t *wqe, uint32_t idx)
 {
 	struct rte_pmd_ernic_wqe w;
 	struct roce_send_wr wr;
+	struct roce_ah_attr ah;
 	struct roce_sge sge;
 	unsigned int posted;
 	int ret;
@@ -297,6 +304,23 @@ ernic_flow_post_wqe(struct ernic_reg_qp *q, const uint8_t *wqe, uint32_t idx)
 	default:
 		/* no atomics, no local invalidate or bind on ERNIC */
 		return -ENOTSUP;
+	}
+	if (q->qpn == 1) {
+		/*
+		 * QP1 (qp1=regs) is UD/GSI: SENDs only, to the destination
+		 * in its path registers at the time of the doorbell
+		 * (MACDESADD, IPDESADDR, DESTQPCONF, default QP1).
+		 */
+		if (wr.opcode != ROCE_WR_SEND && wr.opcode != ROCE_WR_SEND_WITH_IMM)
+			return -ENOTSUP;
+		ret = qp_av(q->regs, q, ernic_rq_get(q, ERNIC_QPCONF), &ah);
+		if (ret != 0)
+			return ret;
+		wr.ud.ah = &ah;
+		wr.ud.remote_qpn = ernic_rq_get(q, ERNIC_DESTQPCONF) & 0xffffff;
+		if (wr.ud.remote_qpn == 0)
+			wr.ud.remote_qpn = 1;
+		wr.ud.remote_qkey = ERNIC_GSI_QKEY;
 	}
 	if (wr.opcode == ROCE_WR_RDMA_WRITE ||
 	    wr.opcode == ROCE_WR_RDMA_WRITE_WITH_IMM ||
@@ -556,6 +580,43 @@ qp_av(struct ernic_regs *rg, struct ernic_reg_qp *q, uint32_t conf,
 	return 0;
 }
 
+/* QP1 (UD/GSI): RESET -> INIT (GSI Q_Key) -> RQ buffers -> RTR -> RTS. */
+static int
+qp1_bring_up(struct ernic_reg_qp *q)
+{
+	struct roce_qp_attr a;
+	int ret;
+
+	memset(&a, 0, sizeof(a));
+	a.qp_state = ROCE_QPS_INIT;
+	a.pkey_index = 0;
+	a.port_num = 1;
+	a.qkey = ERNIC_GSI_QKEY;
+	ret = roce_modify_qp(q->qp, &a, ROCE_QP_STATE | ROCE_QP_PKEY_INDEX |
+			     ROCE_QP_PORT | ROCE_QP_QKEY);
+	if (ret != 0)
+		return ret;
+	ret = rq_refill(q);
+	if (ret != 0)
+		return ret;
+	memset(&a, 0, sizeof(a));
+	a.qp_state = ROCE_QPS_RTR;
+	ret = roce_modify_qp(q->qp, &a, ROCE_QP_STATE);
+	if (ret != 0)
+		return ret;
+	memset(&a, 0, sizeof(a));
+	a.qp_state = ROCE_QPS_RTS;
+	a.sq_psn = ernic_rq_get(q, ERNIC_SQPSN) & 0xffffff;
+	return roce_modify_qp(q->qp, &a, ROCE_QP_STATE | ROCE_QP_SQ_PSN);
+}
+
+static int
+gsi_off_exec(void *arg)
+{
+	roce_worker_set_gsi_handler(arg, NULL, NULL);
+	return 0;
+}
+
 /* RESET -> INIT -> (RQ buffers) -> RTR -> RTS from the registers. */
 static int
 qp_bring_up(struct ernic_regs *rg, struct ernic_reg_qp *q, uint32_t conf)
@@ -563,6 +624,9 @@ qp_bring_up(struct ernic_regs *rg, struct ernic_reg_qp *q, uint32_t conf)
 	uint32_t to = ernic_rq_get(q, ERNIC_TIMEOUTCONF);
 	struct roce_qp_attr a;
 	int ret;
+
+	if (q->qpn == 1)
+		return qp1_bring_up(q);
 
 	memset(&a, 0, sizeof(a));
 	a.qp_state = ROCE_QPS_INIT;
@@ -726,9 +790,18 @@ qp_enable(struct ernic_regs *rg, struct ernic_reg_qp *q, uint32_t conf)
 			  p->port_id, q->qpn, qd, conf);
 		return -EINVAL;
 	}
-	if (q->qpn == 1) {
-		/* QP1's MADs belong to the control core (doc: gaps) */
+	if (q->qpn == 1 && !p->args.qp1_regs) {
+		/* qp1=cm: QP1's MADs belong to the control core (doc/ernic.rst) */
 		return 0;
+	}
+	if (q->qpn == 1) {
+		unsigned int i;
+
+		/* qp1=regs: no worker hands QP1 frames to a handler; the
+		 * QPN table then gives them to this UD QP (roce_worker.c)
+		 */
+		for (i = 0; i < p->nb_workers; i++)
+			roce_worker_exec(p->w[i].rw, gsi_off_exec, p->w[i].rw);
 	}
 	q->pdnum = ernic_rq_get(q, ERNIC_PDNUM) & 0xffffff;
 	s = pd_get(rg, q->pdnum);
@@ -745,7 +818,7 @@ qp_enable(struct ernic_regs *rg, struct ernic_reg_qp *q, uint32_t conf)
 		goto fail;
 	}
 	memset(&ia, 0, sizeof(ia));
-	ia.qp_type = ROCE_QPT_RC;
+	ia.qp_type = q->qpn == 1 ? ROCE_QPT_UD : ROCE_QPT_RC;
 	ia.send_cq = q->scq;
 	ia.recv_cq = q->rcq;
 	ia.cap.max_send_wr = q->sq_depth;

@@ -14,6 +14,10 @@
  *
  * TX: the application's frames go out through a spare underlying TX queue
  * when the port has one, otherwise through out_ring, which worker 0 drains.
+ *
+ * Capture: the RoCE frames the workers receive and send are shown to the
+ * port's own queue-0 RX/TX callbacks (ernic_mirror()), so dpdk-dumpcap on
+ * the net_ernic port sees the RoCE traffic next to the application's.
  */
 #include <string.h>
 
@@ -147,6 +151,39 @@ qp_owner(struct ernic_port *p, uint32_t dqpn)
 	return NULL;
 }
 
+void
+ernic_mirror(struct ernic_port *p, bool rx, struct rte_mbuf **pkts,
+	     uint16_t n)
+{
+#ifdef RTE_ETHDEV_RXTX_CALLBACKS
+	const struct rte_eth_fp_ops *fp = &rte_eth_fp_ops[p->port_id];
+	struct rte_mbuf *tmp[ERNIC_BURST];
+	void *cb;
+	uint16_t k;
+
+	cb = __atomic_load_n(rx ? &fp->rxq.clbk[0] : &fp->txq.clbk[0],
+			     __ATOMIC_RELAXED);
+	if (likely(cb == NULL))
+		return;
+	while (n > 0) {
+		k = RTE_MIN(n, (uint16_t)ERNIC_BURST);
+		/* a callback may reorder or shorten the array it gets */
+		memcpy(tmp, pkts, k * sizeof(tmp[0]));
+		if (rx)
+			rte_eth_call_rx_callbacks(p->port_id, 0, tmp, k, k, cb);
+		else
+			rte_eth_call_tx_callbacks(p->port_id, 0, tmp, k, cb);
+		pkts += k;
+		n -= k;
+	}
+#else
+	RTE_SET_USED(p);
+	RTE_SET_USED(rx);
+	RTE_SET_USED(pkts);
+	RTE_SET_USED(n);
+#endif
+}
+
 static void
 ring_enqueue_count(struct rte_ring *r, struct rte_mbuf **pkts, uint16_t n,
 		   uint64_t *cnt, enum ernic_cnt ok, enum ernic_cnt drop)
@@ -180,6 +217,8 @@ ernic_rx_dispatch(struct ernic_worker *w, struct rte_mbuf **pkts,
 		switch (ernic_classify(p, m, &dqpn)) {
 		case ERNIC_CLASS_ROCE:
 			w->cnt[ERNIC_CNT_RX_ROCE]++;
+			/* before another worker may own (and free) it */
+			ernic_mirror(p, true, &m, 1);
 			owner = p->nb_workers > 1 ? qp_owner(p, dqpn) : NULL;
 			if (owner == NULL || owner == w) {
 				roce[nr++] = m;

@@ -6,9 +6,10 @@
  *   /ernic/qp/info,[<port>,]<qpn>    attributes and counters of one QP
  * Without a port id, the first net_ernic port is used.
  *
- * QPs are read from the device's QPN table the way the RX dispatch reads
- * it (acquire loads); telemetry runs on its own thread, so a QP destroyed
- * concurrently can be reported with stale values.
+ * QPs are read from the device's QPN table inside roce_qp_read_begin() /
+ * roce_qp_read_end(): a QP destroyed concurrently stays allocated until
+ * the command is done (its QPN is then no longer in the table: reported
+ * as unknown, or with its last values when the destroy came later).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -111,10 +112,11 @@ static int
 tel_qp_list(const char *cmd __rte_unused, const char *params,
 	    struct rte_tel_data *d)
 {
-	const struct roce_device *dev;
+	struct roce_device *dev;
 	const struct roce_qp *qp;
 	struct ernic_port *p;
 	unsigned long v[2];
+	unsigned int slot;
 	uint32_t i;
 	uint16_t pid;
 	int n;
@@ -129,11 +131,13 @@ tel_qp_list(const char *cmd __rte_unused, const char *params,
 	dev = p->rdev;
 	if (dev == NULL || dev->qp_table == NULL)
 		return 0;
+	slot = roce_qp_read_begin(dev);
 	for (i = 0; i <= dev->qpn_mask; i++) {
-		qp = __atomic_load_n(&dev->qp_table[i], __ATOMIC_ACQUIRE);
-		if (qp != NULL)
+		qp = roce_qp_lookup(dev, i);
+		if (qp != NULL && qp->qpn == i)
 			rte_tel_data_add_array_u64(d, qp->qpn);
 	}
+	roce_qp_read_end(dev, slot);
 	return 0;
 }
 
@@ -143,11 +147,14 @@ tel_qp_info(const char *cmd __rte_unused, const char *params,
 {
 	struct roce_qp_init_attr init;
 	struct roce_qp_attr attr;
-	const struct roce_device *dev;
+	struct roce_device *dev;
 	const struct roce_qp *qp;
+	struct roce_qp_stats st;
 	const struct roce_qp_stats *s;
 	struct ernic_port *p;
 	unsigned long v[2], qpn;
+	unsigned int slot;
+	uint32_t err_cause;
 	uint16_t pid, i;
 	int n, widx = -1;
 
@@ -166,18 +173,24 @@ tel_qp_info(const char *cmd __rte_unused, const char *params,
 	dev = p->rdev;
 	if (dev->qp_table == NULL || qpn > dev->qpn_mask)
 		return -EINVAL;
-	qp = __atomic_load_n(&dev->qp_table[qpn], __ATOMIC_ACQUIRE);
-	if (qp == NULL || qp->qpn != qpn)
+	/* the QP stays allocated until read_end, even if destroyed meanwhile */
+	slot = roce_qp_read_begin(dev);
+	qp = roce_qp_lookup(dev, (uint32_t)qpn);
+	if (qp == NULL || qp->qpn != qpn ||
+	    roce_query_qp(qp, &attr, &init) != 0) {
+		roce_qp_read_end(dev, slot);
 		return -EINVAL;
-	if (roce_query_qp(qp, &attr, &init) != 0)
-		return -EINVAL;
+	}
 	for (i = 0; i < p->nb_workers; i++)
 		if (p->w[i].rw == qp->w)
 			widx = i;
+	st = qp->stats;
+	err_cause = qp->err_cause;
+	roce_qp_read_end(dev, slot);
 
 	rte_tel_data_start_dict(d);
 	rte_tel_data_add_dict_int(d, "port", pid);
-	rte_tel_data_add_dict_u64(d, "qpn", qp->qpn);
+	rte_tel_data_add_dict_u64(d, "qpn", qpn);
 	rte_tel_data_add_dict_string(d, "type",
 		init.qp_type == ROCE_QPT_RC ? "RC" :
 		init.qp_type == ROCE_QPT_UC ? "UC" : "UD");
@@ -195,8 +208,8 @@ tel_qp_info(const char *cmd __rte_unused, const char *params,
 	rte_tel_data_add_dict_u64(d, "retry_cnt", attr.retry_cnt);
 	rte_tel_data_add_dict_u64(d, "rnr_retry", attr.rnr_retry);
 	rte_tel_data_add_dict_u64(d, "timeout", attr.timeout);
-	rte_tel_data_add_dict_u64(d, "err_cause", qp->err_cause);
-	s = &qp->stats;
+	rte_tel_data_add_dict_u64(d, "err_cause", err_cause);
+	s = &st;
 	rte_tel_data_add_dict_u64(d, "tx_pkts", s->tx_pkts);
 	rte_tel_data_add_dict_u64(d, "tx_bytes", s->tx_bytes);
 	rte_tel_data_add_dict_u64(d, "rx_pkts", s->rx_pkts);

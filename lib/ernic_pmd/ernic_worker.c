@@ -41,6 +41,8 @@ ernic_worker_run(void *arg)
 	uint64_t now = rte_rdtsc();
 	unsigned int n, i;
 
+	/* no QP pointer held between iterations: destroyed QPs may be freed */
+	roce_worker_quiescent(w->rw);
 	if (w->rxq >= 0) {
 		n = rte_eth_rx_burst(p->under, (uint16_t)w->rxq, pkts,
 				     ERNIC_BURST);
@@ -62,6 +64,7 @@ ernic_worker_run(void *arg)
 				      NULL);
 	for (i = 0; i < n; i++)
 		ernic_neigh_input(w, pkts[i]);
+	ernic_neigh_age(p, now);
 	n = rte_ring_sc_dequeue_burst(p->out_ring, (void **)pkts, ERNIC_BURST,
 				      NULL);
 	if (n > 0)
@@ -82,8 +85,12 @@ static uint16_t
 ernic_worker_tx(void *ctx, struct rte_mbuf **pkts, uint16_t n)
 {
 	struct ernic_worker *w = ctx;
-	uint16_t sent = ernic_txq_burst(w->port, w->txq, pkts, n);
+	uint16_t skip = RTE_MIN(w->tx_mirrored, n), sent;
 
+	/* capture: lib/roce passes the frames refused last time first */
+	ernic_mirror(w->port, false, pkts + skip, n - skip);
+	sent = ernic_txq_burst(w->port, w->txq, pkts, n);
+	w->tx_mirrored = n - sent;
 	w->cnt[ERNIC_CNT_TX_ROCE] += sent;
 	return sent;
 }
@@ -110,16 +117,18 @@ ernic_workers_create(struct ernic_port *p)
 		w->idx = i;
 		w->rxq = -1;
 		w->lcore = -1;
+		w->socket = ernic_numa_worker_socket(p, i);
 		snprintf(name, sizeof(name), "ernic%u_h%u", p->port_id, i);
 		w->handoff = rte_ring_create(name, ERNIC_HANDOFF_RING,
-					     p->socket, RING_F_SC_DEQ);
+					     w->socket, RING_F_SC_DEQ);
 		if (w->handoff == NULL) {
 			ERNIC_LOG(ERR, "port %u: cannot create ring %s: %s",
 				  p->port_id, name, rte_strerror(rte_errno));
 			ret = -ENOMEM;
 			goto fail;
 		}
-		w->rw = roce_worker_create(p->rdev, ernic_worker_tx, w);
+		w->rw = roce_worker_create_socket(p->rdev, ernic_worker_tx, w,
+						  w->socket);
 		if (w->rw == NULL) {
 			ERNIC_LOG(ERR, "port %u: roce_worker_create %u: %s",
 				  p->port_id, i, rte_strerror(rte_errno));
@@ -137,7 +146,7 @@ ernic_workers_create(struct ernic_port *p)
 		spec.callback = ernic_worker_run;
 		spec.callback_userdata = w;
 		spec.capabilities = 0;	/* MT-unsafe: one thread at a time */
-		spec.socket_id = p->socket;
+		spec.socket_id = w->socket;
 		ret = rte_service_component_register(&spec, &w->service_id);
 		if (ret != 0) {
 			ERNIC_LOG(ERR, "port %u: cannot register service %s: %s",

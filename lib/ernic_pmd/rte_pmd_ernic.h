@@ -114,6 +114,126 @@ int rte_pmd_ernic_underlying_port(uint16_t port_id);
  */
 int rte_pmd_ernic_pmtu(uint16_t port_id);
 
+/* ------------------------------------------------------------------ */
+/* Memory registration service (doc/guides/pmd.rst)                   */
+/* ------------------------------------------------------------------ */
+
+/** Operations of the registration service. */
+enum rte_pmd_ernic_mr_op {
+	/** roce_reg_mr(pd, addr, length, access); the MR in @c mr. */
+	RTE_PMD_ERNIC_MR_REG = 0,
+	/** roce_dereg_mr(mr), then wait until no worker can touch it. */
+	RTE_PMD_ERNIC_MR_DEREG,
+	/** Program PD table entry @c pdt_index (ERNIC register window). */
+	RTE_PMD_ERNIC_MR_PDT_SET,
+};
+
+/** Access of a PD table entry (ACCESSDESC[3:0], PG332). */
+enum rte_pmd_ernic_pdt_access {
+	RTE_PMD_ERNIC_PDT_READ = 0,	/**< remote READ */
+	RTE_PMD_ERNIC_PDT_WRITE = 1,	/**< remote WRITE */
+	RTE_PMD_ERNIC_PDT_RDWR = 2,	/**< both */
+};
+
+/**
+ * One PD table entry of the ERNIC register window: peers reach
+ * [va, va + length) with R_Key (index << 8 | rkey) on QPs of PD @c pdnum;
+ * the bytes are at @c addr. A @c length of 0 (or a NULL @c addr) clears
+ * the entry.
+ */
+struct rte_pmd_ernic_pdt_entry {
+	uint32_t pdnum;			/**< PD number, 0..2047 */
+	uint8_t rkey;			/**< BUFRKEY: the R_Key's low byte */
+	uint8_t access;			/**< enum rte_pmd_ernic_pdt_access */
+	uint64_t va;			/**< virtual address peers use */
+	void *addr;			/**< host address of @c va */
+	uint64_t length;		/**< bytes (48 bits) */
+};
+
+/**
+ * A request to the registration service of a port. The control core
+ * executes requests one at a time, in order, into the device's key table
+ * (the PD table; fast-path readers never lock it: entries are versioned,
+ * see doc/guides/architecture.rst). A deregistration or a PD table change
+ * completes only after a grace period: every worker has passed a
+ * quiescent point since the key was invalidated and no zero-copy frame
+ * still points into the memory. From then on every remote access to the
+ * old key fails with a remote access error NAK, and the memory may be
+ * freed or reused. The request memory belongs to the caller and must stay
+ * valid until rte_pmd_ernic_mr_poll() returns something other than
+ * -EINPROGRESS.
+ */
+struct rte_pmd_ernic_mr_req {
+	enum rte_pmd_ernic_mr_op op;	/**< in */
+	struct roce_pd *pd;		/**< in: REG */
+	void *addr;			/**< in: REG */
+	size_t length;			/**< in: REG */
+	int access;			/**< in: REG, enum roce_access_flags */
+	struct roce_mr *mr;		/**< in: DEREG; out: REG */
+	uint32_t pdt_index;		/**< in: PDT_SET, 0..2047 */
+	struct rte_pmd_ernic_pdt_entry pdt;	/**< in: PDT_SET */
+	int result;			/**< out: 0 or -errno, once done */
+	uint32_t done;			/**< private: set (release) when done */
+};
+
+/**
+ * Queue @p req for the control core of @p port_id (any lcore, never
+ * waits). The control core runs as the "<port>_cm" service or from
+ * rte_pmd_ernic_poll().
+ *
+ * @return 0 (queued: poll it with rte_pmd_ernic_mr_poll()), -EINVAL (NULL
+ *   or unknown op), -ENODEV, -EAGAIN (port not started), -ENOBUFS (queue
+ *   full: try again)
+ */
+int rte_pmd_ernic_mr_submit(uint16_t port_id, struct rte_pmd_ernic_mr_req *req);
+
+/**
+ * State of a submitted request.
+ *
+ * @return -EINPROGRESS while queued, executing or in its grace period;
+ *   then req->result: 0, or -EINVAL (bad arguments), -ENOMEM (key table
+ *   or memory full), -EBUSY (DEREG: memory windows are bound to the MR),
+ *   -ENETDOWN (the port stopped before the request ran)
+ */
+int rte_pmd_ernic_mr_poll(const struct rte_pmd_ernic_mr_req *req);
+
+/**
+ * Register memory through the control core and wait for the result.
+ * While waiting, the caller runs rte_pmd_ernic_poll() itself when the
+ * port's control core is not mapped to a service lcore (single-thread
+ * use); otherwise it spins: do not call it from the only thread that
+ * polls one of the port's workers while the control core runs elsewhere.
+ *
+ * @return the MR, or NULL with rte_errno set (as rte_pmd_ernic_mr_poll()
+ *   and rte_pmd_ernic_mr_submit())
+ */
+struct roce_mr *rte_pmd_ernic_reg_mr(uint16_t port_id, struct roce_pd *pd,
+				     void *addr, size_t length, int access);
+
+/**
+ * Deregister @p mr through the control core and wait for the end of its
+ * grace period (same waiting rules as rte_pmd_ernic_reg_mr()). When it
+ * returns 0, no worker reads or writes the memory any more: remote
+ * accesses in flight either completed before or end with a remote access
+ * error NAK.
+ *
+ * @return 0 or a negative errno of rte_pmd_ernic_mr_poll()/submit()
+ */
+int rte_pmd_ernic_dereg_mr(uint16_t port_id, struct roce_mr *mr);
+
+/**
+ * Program PD table entry @p index (NULL @p e: clear it) through the
+ * control core and wait, as rte_pmd_ernic_dereg_mr(): the old mapping is
+ * unreachable when it returns. Unlike writes of the PD table registers
+ * through rte_pmd_ernic_reg_write(), the entry changes at once (never
+ * half programmed) and the previous memory may be freed afterwards.
+ *
+ * @return 0, -EINVAL (index, access, PD number or range refused), or as
+ *   rte_pmd_ernic_dereg_mr()
+ */
+int rte_pmd_ernic_pdt_set(uint16_t port_id, uint32_t index,
+			  const struct rte_pmd_ernic_pdt_entry *e);
+
 #ifdef __cplusplus
 }
 #endif

@@ -90,6 +90,78 @@ int rte_pmd_ernic_cm_get_event(uint16_t port_id, struct roce_cm_event *ev);
 int rte_pmd_ernic_cm_counters(uint16_t port_id, struct roce_counter *c,
 			      unsigned int n);
 
+/* ------------------------------------------------------------------ */
+/* QP error recovery (doc/guides/cm.rst "Error recovery")             */
+/* ------------------------------------------------------------------ */
+
+/**
+ * Events of the recovery, delivered by rte_pmd_ernic_cm_get_event() in
+ * roce_cm_event::type (values beyond enum roce_cm_event_type).
+ */
+enum rte_pmd_ernic_cm_event {
+	/**
+	 * The QP of a recoverable connection failed (went to ERR: fatal
+	 * error, retry exhaustion, remote access error...) or the peer
+	 * disconnected it. @c id is the old id, already released by the
+	 * control core (do not use it any more); the QP's outstanding work
+	 * requests complete with their error or ROCE_WC_WR_FLUSH_ERR (poll
+	 * its CQs); @c status is -EIO (QP error) or -ECONNRESET (peer
+	 * disconnect). The control core resets the QP and reconnects.
+	 */
+	RTE_PMD_ERNIC_CM_EVENT_QP_ERROR = 0x100,
+	/**
+	 * The connection is up again on the same QP, with fresh PSNs: @c id
+	 * is its new id (the recovery stays armed on it), @c status the
+	 * number of attempts it took.
+	 */
+	RTE_PMD_ERNIC_CM_EVENT_RECOVERED,
+	/**
+	 * Recovery gave up (every attempt failed, or no reconnect request
+	 * came in time); @c status the last error. The QP is in RESET and no
+	 * longer watched.
+	 */
+	RTE_PMD_ERNIC_CM_EVENT_RECOVERY_FAILED,
+};
+
+/** Role of a recoverable connection. */
+enum rte_pmd_ernic_cm_recovery_role {
+	/** We connected: reconnect to the same listener from the same port. */
+	RTE_PMD_ERNIC_CM_RECOVER_RECONNECT = 0,
+	/** We accepted: accept the peer's reconnect (same address and port). */
+	RTE_PMD_ERNIC_CM_RECOVER_ACCEPT,
+};
+
+/** Parameters of rte_pmd_ernic_cm_set_recovery(). */
+struct rte_pmd_ernic_cm_recovery {
+	enum rte_pmd_ernic_cm_recovery_role role;
+	/** RECONNECT: connect attempts before giving up (0: 8). */
+	uint32_t max_attempts;
+	/** RECONNECT: first delay between attempts, doubled each time (0: 50). */
+	uint32_t backoff_ms;
+	/** ACCEPT: how long to wait for the peer's reconnect (0: 10000). */
+	uint32_t await_ms;
+	/** Parameters of the reconnect's connect/accept (copied). */
+	struct roce_cm_conn_param param;
+};
+
+/**
+ * Arm (or, with @p r NULL, disarm) error recovery on an established
+ * connection. @p established is the ESTABLISHED (or RECOVERED) event of
+ * the connection: its id, context and addresses. From then on the control
+ * core watches the connection's QP; when it fails or the peer disconnects,
+ * it releases the id, resets the QP and re-establishes the connection
+ * through the CM (fresh PSNs), reporting QP_ERROR, then RECOVERED or
+ * RECOVERY_FAILED. rte_pmd_ernic_cm_disconnect() and
+ * rte_pmd_ernic_cm_destroy_id() disarm it. Counted as "cm_recovery_*".
+ *
+ * @return 0, -EINVAL (not an ESTABLISHED/RECOVERED event, id not
+ *   established, bad role), -ENOSPC (too many recoverable connections),
+ *   -EAGAIN (RECONNECT: peer's MAC not resolved yet), -ENODEV
+ */
+int rte_pmd_ernic_cm_set_recovery(uint16_t port_id,
+				  const struct roce_cm_event *established,
+				  const struct rte_pmd_ernic_cm_recovery *r);
+
 #ifdef __cplusplus
 }
 #endif

@@ -223,6 +223,112 @@ roce_build_mbuf(struct rte_mbuf *m, const struct roce_hdr_fields *f)
 	return 0;
 }
 
+/* Template lengths: Ethernet (+ tag) + IP + UDP. */
+enum {
+	TMPL_V4 = ROCE_ETH_HLEN + ROCE_IPV4_HLEN + ROCE_UDP_HLEN,
+	TMPL_V4_VLAN = TMPL_V4 + ROCE_VLAN_HLEN,
+	TMPL_V6 = ROCE_ETH_HLEN + ROCE_IPV6_HLEN + ROCE_UDP_HLEN,
+	TMPL_V6_VLAN = TMPL_V6 + ROCE_VLAN_HLEN,
+};
+
+/* One's complement sum folded to 16 bits. */
+static inline uint16_t
+csum_fold(uint32_t sum)
+{
+	sum = (sum & 0xffff) + (sum >> 16);
+	sum = (sum & 0xffff) + (sum >> 16);
+	return (uint16_t)sum;
+}
+
+int
+roce_build_mbuf_tmpl(struct rte_mbuf *m, const uint8_t *tmpl,
+		     uint16_t tmpl_len, const struct roce_hdr_fields *f)
+{
+	const struct roce_opcode_info *op;
+	uint32_t plen = rte_pktmbuf_pkt_len(m);
+	uint32_t pad = -plen & 3, ulen, hlen, l2;
+	struct rte_mbuf *last;
+	struct rte_udp_hdr *udp;
+	uint8_t *hdr, *trailer;
+	bool v4;
+
+	if (unlikely(!roce_opcode_valid(f->opcode)))
+		return -EINVAL;
+	op = roce_opcode_info(f->opcode);
+	if (unlikely((plen != 0 && !(op->flags & ROCE_OPF_PAYLOAD)) ||
+		     (pad != 0 && !(op->flags & ROCE_OPF_LAST))))
+		return -EINVAL;
+	hlen = tmpl_len + op->hdr_len;
+	ulen = ROCE_UDP_HLEN + op->hdr_len + plen + pad + ROCE_ICRC_LEN;
+	last = rte_pktmbuf_lastseg(m);
+	if (unlikely(rte_pktmbuf_headroom(m) < hlen ||
+		     rte_pktmbuf_tailroom(last) < pad + ROCE_ICRC_LEN))
+		return -ENOSPC;
+	hdr = rte_pktmbuf_mtod(m, uint8_t *) - hlen;
+	/* constant-size copies: a few vector moves */
+	switch (tmpl_len) {
+	case TMPL_V4:
+		memcpy(hdr, tmpl, TMPL_V4);
+		v4 = true;
+		l2 = ROCE_ETH_HLEN;
+		break;
+	case TMPL_V4_VLAN:
+		memcpy(hdr, tmpl, TMPL_V4_VLAN);
+		v4 = true;
+		l2 = ROCE_ETH_HLEN + ROCE_VLAN_HLEN;
+		break;
+	case TMPL_V6:
+		memcpy(hdr, tmpl, TMPL_V6);
+		v4 = false;
+		l2 = ROCE_ETH_HLEN;
+		break;
+	case TMPL_V6_VLAN:
+		memcpy(hdr, tmpl, TMPL_V6_VLAN);
+		v4 = false;
+		l2 = ROCE_ETH_HLEN + ROCE_VLAN_HLEN;
+		break;
+	default:
+		return -EINVAL;
+	}
+	if (v4) {
+		struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(hdr + l2);
+		rte_be16_t old = ip->total_length;
+		rte_be16_t len;
+
+		if (unlikely(ulen + ROCE_IPV4_HLEN > UINT16_MAX))
+			return -EMSGSIZE;
+		len = rte_cpu_to_be_16((uint16_t)(ROCE_IPV4_HLEN + ulen));
+		ip->total_length = len;
+		/* RFC 1624 eqn. 3: HC' = ~(~HC + ~m + m') */
+		ip->hdr_checksum = (rte_be16_t)~csum_fold(
+			(uint32_t)(uint16_t)~ip->hdr_checksum +
+			(uint16_t)~old + len);
+	} else {
+		struct rte_ipv6_hdr *ip = (struct rte_ipv6_hdr *)(hdr + l2);
+
+		if (unlikely(ulen > UINT16_MAX))
+			return -EMSGSIZE;
+		ip->payload_len = rte_cpu_to_be_16((uint16_t)ulen);
+	}
+	udp = (struct rte_udp_hdr *)(hdr + tmpl_len - ROCE_UDP_HLEN);
+	udp->dgram_len = rte_cpu_to_be_16((uint16_t)ulen);
+	write_bth(hdr + tmpl_len, f, pad);
+	write_ext(hdr + tmpl_len, op, f);
+	m->data_off -= (uint16_t)hlen;
+	m->data_len += (uint16_t)hlen;
+	m->pkt_len += hlen;
+	trailer = rte_pktmbuf_mtod_offset(last, uint8_t *, last->data_len);
+	/* the pad and the ICRC slot: two fixed stores cover pad + 4 bytes */
+	memset(trailer, 0, ROCE_ICRC_LEN);
+	memset(trailer + pad, 0, ROCE_ICRC_LEN);
+	last->data_len += (uint16_t)(pad + ROCE_ICRC_LEN);
+	m->pkt_len += pad + ROCE_ICRC_LEN;
+	m->l2_len = l2;
+	m->l3_len = v4 ? ROCE_IPV4_HLEN : ROCE_IPV6_HLEN;
+	m->l4_len = ROCE_UDP_HLEN;
+	return 0;
+}
+
 void
 roce_build_fields_from_pkt(struct roce_hdr_fields *f,
 			   const struct roce_pkt *pkt)

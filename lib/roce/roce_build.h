@@ -118,6 +118,28 @@ int roce_build_hdr(void *buf, uint32_t size, const struct roce_hdr_fields *f,
 int roce_build_mbuf(struct rte_mbuf *m, const struct roce_hdr_fields *f);
 
 /**
+ * roce_build_mbuf() from a prebuilt Ethernet/IP/UDP header: copy @p tmpl
+ * (the path part of a header that roce_build_hdr() made for the same path,
+ * as a QP keeps in roce_qp::hdr_tmpl), patch its IP and UDP lengths (IPv4:
+ * the header checksum incrementally, RFC 1624) and write the BTH and
+ * extension headers from @p f. Only the opcode, BTH and extension fields
+ * of @p f are read. The frame is byte for byte what roce_build_mbuf()
+ * makes from the full fields of that path; the per-packet cost is a fixed
+ * copy instead of rebuilding every header.
+ *
+ * @param m the payload (as for roce_build_mbuf())
+ * @param tmpl the Ethernet (+ 802.1Q), IP and UDP headers of the path
+ * @param tmpl_len their length: 42 or 46 (IPv4), 62 or 66 (IPv6)
+ * @param f opcode, BTH and extension fields
+ * @return 0, -EINVAL (unsupported opcode, template length, payload on an
+ *   opcode without one, padding on a first/middle packet), -ENOSPC
+ *   (headroom or tailroom too small), -EMSGSIZE (beyond the IP length
+ *   limit). On error @p m is unchanged.
+ */
+int roce_build_mbuf_tmpl(struct rte_mbuf *m, const uint8_t *tmpl,
+			 uint16_t tmpl_len, const struct roce_hdr_fields *f);
+
+/**
  * Fill @p f with the values of a parsed packet, so that building it again
  * reproduces the headers of @p pkt (reserved bits, sent as 0, aside). A
  * responder starts a reply from this and swaps the addresses.

@@ -1474,7 +1474,12 @@ cm_rx_req(struct roce_cm *cm, const struct roce_mad_rx *rx, uint64_t now)
 	id->remote_comm_id = req.local_comm_id;
 	id->remote_ca_guid = req.local_ca_guid;
 	id->remote_qpn = req.local_qpn;
-	id->rq_psn = req.starting_psn;
+	/*
+	 * Linux's convention (ib_cm: cm_req_handler() sq_psn, ib_send_cm_req()
+	 * rq_psn): a Starting PSN is the PSN its sender expects to receive,
+	 * so the REQ's is our send PSN (doc/guides/cm.rst, "rdma_cm interop").
+	 */
+	id->sq_psn = req.starting_psn;
 	id->mtu = (uint8_t)RTE_MIN(req.path_mtu, (uint8_t)cm->cfg.max_mtu);
 	id->peer_resp_res = req.responder_resources;
 	id->peer_init_depth = req.initiator_depth;
@@ -1568,7 +1573,7 @@ cm_rx_rep(struct roce_cm *cm, const struct roce_mad_rx *rx, uint64_t now)
 	id->remote_comm_id = rep.local_comm_id;
 	id->remote_ca_guid = rep.local_ca_guid;
 	id->remote_qpn = rep.local_qpn;
-	id->rq_psn = rep.starting_psn;
+	id->sq_psn = rep.starting_psn;	/* Linux: the REP's is our send PSN */
 	id->peer_resp_res = rep.responder_resources;
 	id->peer_init_depth = rep.initiator_depth;
 	/* we issue at most what the peer grants (IBTA 12.7.29) */
@@ -1975,7 +1980,7 @@ roce_cm_connect(struct roce_cm *cm, const struct roce_cm_addr *src,
 	id->remote = *dst;
 	id->service_id = roce_cm_service_id(ROCE_CM_PS_TCP, dst->port);
 	id->tid = roce_mad_tid_new(cm->agent);
-	id->sq_psn = (uint32_t)cm_rand(cm) & 0xffffff;
+	id->rq_psn = (uint32_t)cm_rand(cm) & 0xffffff;
 	id->mtu = (uint8_t)cp.path_mtu;
 	id->resp_res = cp.responder_resources;
 	id->init_depth = cp.initiator_depth;
@@ -2012,7 +2017,7 @@ roce_cm_connect(struct roce_cm *cm, const struct roce_cm_addr *src,
 	req.remote_cm_response_timeout = cm->cfg.cm_response_timeout;
 	req.transport = ia.qp_type == ROCE_QPT_RC ? ROCE_CM_TRANSPORT_RC :
 		ROCE_CM_TRANSPORT_UC;
-	req.starting_psn = id->sq_psn;
+	req.starting_psn = id->rq_psn;	/* what we expect to receive */
 	req.local_cm_response_timeout = cm->cfg.cm_response_timeout;
 	req.retry_count = id->retry_count;
 	req.pkey = ROCE_DEFAULT_PKEY;
@@ -2078,7 +2083,7 @@ roce_cm_accept(struct roce_cm_id *id, struct roce_qp *qp,
 	id->context = context;
 	id->srq = ia.srq != NULL;
 	id->local_qpn = roce_qp_num(qp);
-	id->sq_psn = (uint32_t)cm_rand(cm) & 0xffffff;
+	id->rq_psn = (uint32_t)cm_rand(cm) & 0xffffff;
 	id->mtu = (uint8_t)RTE_MIN(id->mtu, (uint8_t)cp.path_mtu);
 	/* IBTA 12.7.29/30: never more than the active side offered */
 	id->resp_res = RTE_MIN(cp.responder_resources, id->peer_init_depth);
@@ -2101,7 +2106,7 @@ roce_cm_accept(struct roce_cm_id *id, struct roce_qp *qp,
 	rep.local_comm_id = id->local_comm_id;
 	rep.remote_comm_id = id->remote_comm_id;
 	rep.local_qpn = id->local_qpn;
-	rep.starting_psn = id->sq_psn;
+	rep.starting_psn = id->rq_psn;	/* what we expect to receive */
 	rep.responder_resources = id->resp_res;
 	rep.initiator_depth = id->init_depth;
 	rep.target_ack_delay = 15;	/* as Linux rxe: our ACKs are immediate */

@@ -158,9 +158,9 @@ comp_wc_opcode(uint8_t op)
 }
 
 /**
- * Complete the WQE at sq.cons with @p err: a CQE when it is signaled or
- * failed (IBTA 10.7.3.1: an error always completes), then the consumer
- * index moves (release: the poster may reuse the slot). Returns -ENOSPC
+ * Complete the WQE at sq.cons with @p err: the consumer index moves
+ * (release: the poster may reuse the slot), then a CQE when it is signaled
+ * or failed (IBTA 10.7.3.1: an error always completes). Returns -ENOSPC
  * when the CQ overflowed.
  */
 static int
@@ -187,7 +187,13 @@ comp_complete_head(struct roce_qp *qp, struct roce_send_wqe *wqe,
 			wc.byte_len = sizeof(uint64_t);
 		else if (!roce_wr_is_local(wqe->opcode))
 			wc.byte_len = wqe->length;
-		ret = roce_cq_push(qp->scq, &wc);
+		/*
+		 * The slot before the CQE: a poller on another thread may
+		 * post into it as soon as it sees the completion.
+		 */
+		__atomic_store_n(&qp->sq.cons, qp->sq.cons + 1,
+				 __ATOMIC_RELEASE);
+		return roce_cq_push(qp->scq, &wc);
 	}
 	__atomic_store_n(&qp->sq.cons, qp->sq.cons + 1, __ATOMIC_RELEASE);
 	return ret;

@@ -10,17 +10,222 @@
  * good. The completion is refused (counted in cq->dropped), CQ_ERR is
  * raised once, and the caller moves its QP to the error state. The poller
  * still gets every entry queued before and then -EIO.
+ *
+ * Completion events (ibverbs completion channels): a channel is an
+ * eventfd (semaphore mode) and an MP/SC ring of CQ pointers. A CQ attached
+ * to a channel and armed with roce_req_notify_cq() raises one event on the
+ * next push: the worker clears the arm, enqueues the CQ and adds 1 to the
+ * eventfd. The arm and the producer index form a store-load pair on each
+ * side (the poller arms then polls, the worker publishes then looks at the
+ * arm), so both sides put a full fence between them: a completion is
+ * either seen by the poll after the arm or raises the event.
+ * roce_get_cq_event() reads the eventfd (blocking unless O_NONBLOCK) and
+ * dequeues one CQ; one thread takes the events of a channel.
  */
 
 #include <errno.h>
 #include <string.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
 
+#include <rte_atomic.h>
 #include <rte_common.h>
 #include <rte_errno.h>
 #include <rte_malloc.h>
+#include <rte_ring.h>
 
 #include "roce_priv.h"
 #include "roce_worker.h"
+
+/** CQs one channel serves at most (its ring holds twice as many events). */
+#define ROCE_CC_MAX_CQ 1024
+
+struct roce_comp_channel {
+	int fd;				/**< eventfd, EFD_SEMAPHORE */
+	uint32_t ncq;			/**< CQs attached (control) */
+	uint64_t lost;			/**< events dropped: ring full (atomic) */
+	struct rte_ring *ring;		/**< CQs with a raised event */
+};
+
+struct roce_comp_channel *
+roce_create_comp_channel(struct roce_device *dev)
+{
+	struct roce_comp_channel *ch;
+	ssize_t sz;
+	int socket;
+
+	if (dev == NULL) {
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	socket = dev->cfg.socket_id;
+	sz = rte_ring_get_memsize(2 * ROCE_CC_MAX_CQ);
+	ch = rte_zmalloc_socket("roce_cc", sizeof(*ch), RTE_CACHE_LINE_SIZE,
+				socket);
+	if (ch == NULL || sz < 0) {
+		rte_free(ch);
+		rte_errno = ENOMEM;
+		return NULL;
+	}
+	ch->ring = rte_zmalloc_socket("roce_cc_ring", (size_t)sz,
+				      RTE_CACHE_LINE_SIZE, socket);
+	if (ch->ring == NULL ||
+	    rte_ring_init(ch->ring, "roce_cc", 2 * ROCE_CC_MAX_CQ,
+			  RING_F_SC_DEQ) != 0) {
+		rte_free(ch->ring);
+		rte_free(ch);
+		rte_errno = ENOMEM;
+		return NULL;
+	}
+	ch->fd = eventfd(0, EFD_SEMAPHORE | EFD_CLOEXEC);
+	if (ch->fd < 0) {
+		int err = errno;
+
+		ROCE_LOG(ERR, verbs, "device %s: eventfd: %s", dev->name,
+			 strerror(err));
+		rte_free(ch->ring);
+		rte_free(ch);
+		rte_errno = err;
+		return NULL;
+	}
+	return ch;
+}
+
+int
+roce_destroy_comp_channel(struct roce_comp_channel *ch)
+{
+	if (ch == NULL)
+		return -EINVAL;
+	if (ch->ncq != 0) {
+		ROCE_LOG(ERR, verbs, "destroy_comp_channel: %u CQs use it",
+			 ch->ncq);
+		return -EBUSY;
+	}
+	close(ch->fd);
+	rte_free(ch->ring);
+	rte_free(ch);
+	return 0;
+}
+
+int
+roce_comp_channel_fd(const struct roce_comp_channel *ch)
+{
+	return ch != NULL ? ch->fd : -EINVAL;
+}
+
+/*
+ * Remove the events of @p cq not taken yet (consumer thread; no QP uses
+ * the CQ, so the worker raises none for it meanwhile). The eventfd keeps
+ * its count: roce_get_cq_event() skips wake-ups without an entry.
+ */
+static void
+cc_purge(struct roce_comp_channel *ch, struct roce_cq *cq)
+{
+	void *ev;
+	unsigned int n = rte_ring_count(ch->ring);
+
+	while (n-- > 0 && rte_ring_sc_dequeue(ch->ring, &ev) == 0)
+		if (ev != cq && rte_ring_mp_enqueue(ch->ring, ev) != 0)
+			__atomic_fetch_add(&ch->lost, 1, __ATOMIC_RELAXED);
+}
+
+int
+roce_cq_set_channel(struct roce_cq *cq, struct roce_comp_channel *ch,
+		    void *cq_context)
+{
+	struct roce_comp_channel *old;
+
+	if (cq == NULL)
+		return -EINVAL;
+	old = cq->channel;
+	if (old == ch)
+		return 0;
+	/* attaching is safe while QPs push; detaching is not (the worker
+	 * may hold the old channel) */
+	if (old != NULL && __atomic_load_n(&cq->refcnt, __ATOMIC_ACQUIRE) != 0)
+		return -EBUSY;
+	if (old != NULL) {
+		if (__atomic_load_n(&cq->events, __ATOMIC_ACQUIRE) !=
+		    __atomic_load_n(&cq->events_acked, __ATOMIC_ACQUIRE))
+			return -EBUSY;
+		__atomic_store_n(&cq->armed, 0, __ATOMIC_SEQ_CST);
+		cc_purge(old, cq);
+	}
+	if (ch != NULL && ch->ncq >= ROCE_CC_MAX_CQ)
+		return -EBUSY;
+	if (old != NULL)
+		old->ncq--;
+	if (ch != NULL)
+		ch->ncq++;
+	cq->cq_context = cq_context;
+	__atomic_store_n(&cq->channel, ch, __ATOMIC_RELEASE);
+	return 0;
+}
+
+int
+roce_req_notify_cq(struct roce_cq *cq, bool solicited_only)
+{
+	if (cq == NULL || cq->channel == NULL)
+		return -EINVAL;
+	if (solicited_only)
+		return -EOPNOTSUPP;
+	__atomic_store_n(&cq->armed, 1, __ATOMIC_RELAXED);
+	/* the arm before the caller's next poll (see the file comment) */
+	rte_atomic_thread_fence(__ATOMIC_SEQ_CST);
+	return 0;
+}
+
+int
+roce_get_cq_event(struct roce_comp_channel *ch, struct roce_cq **cq,
+		  void **cq_context)
+{
+	struct roce_cq *ev;
+	uint64_t v;
+	void *p;
+
+	if (ch == NULL || cq == NULL)
+		return -EINVAL;
+	for (;;) {
+		if (read(ch->fd, &v, sizeof(v)) != (ssize_t)sizeof(v))
+			return errno == EAGAIN || errno == EINTR ? -errno :
+				-EIO;
+		if (rte_ring_sc_dequeue(ch->ring, &p) == 0)
+			break;
+		/* the count of a purged event: wait for the next */
+	}
+	ev = p;
+	__atomic_fetch_add(&ev->events, 1, __ATOMIC_RELEASE);
+	*cq = ev;
+	if (cq_context != NULL)
+		*cq_context = ev->cq_context;
+	return 0;
+}
+
+void
+roce_ack_cq_events(struct roce_cq *cq, unsigned int nevents)
+{
+	if (cq != NULL)
+		__atomic_fetch_add(&cq->events_acked, nevents,
+				   __ATOMIC_RELEASE);
+}
+
+/* Worker: a completion was published on an attached CQ. */
+static void
+cq_raise_event(struct roce_cq *cq, struct roce_comp_channel *ch)
+{
+	const uint64_t one = 1;
+
+	rte_atomic_thread_fence(__ATOMIC_SEQ_CST);
+	if (__atomic_load_n(&cq->armed, __ATOMIC_RELAXED) == 0 ||
+	    __atomic_exchange_n(&cq->armed, 0, __ATOMIC_ACQ_REL) == 0)
+		return;
+	if (rte_ring_mp_enqueue(ch->ring, cq) != 0) {
+		__atomic_fetch_add(&ch->lost, 1, __ATOMIC_RELAXED);
+		return;
+	}
+	if (write(ch->fd, &one, sizeof(one)) != (ssize_t)sizeof(one))
+		__atomic_fetch_add(&ch->lost, 1, __ATOMIC_RELAXED);
+}
 
 struct roce_cq *
 roce_create_cq(struct roce_worker *w, uint32_t depth)
@@ -81,6 +286,10 @@ roce_destroy_cq(struct roce_cq *cq)
 		ROCE_LOG(ERR, verbs, "destroy_cq: %u QPs use it", cq->refcnt);
 		return -EBUSY;
 	}
+	if (cq->channel != NULL && roce_cq_set_channel(cq, NULL, NULL) != 0) {
+		ROCE_LOG(ERR, verbs, "destroy_cq: completion events not acknowledged");
+		return -EBUSY;
+	}
 	dev = cq->dev;
 	rte_spinlock_lock(&dev->ctl_lock);
 	dev->nb_cq--;
@@ -117,6 +326,7 @@ roce_poll_cq(struct roce_cq *cq, struct roce_wc *wc, int n)
 int
 roce_cq_push(struct roce_cq *cq, const struct roce_wc *wc)
 {
+	struct roce_comp_channel *ch;
 	uint32_t prod = cq->prod;
 
 	if (unlikely(cq->overflow)) {
@@ -137,5 +347,8 @@ roce_cq_push(struct roce_cq *cq, const struct roce_wc *wc)
 	}
 	cq->ring[prod & cq->mask] = *wc;
 	__atomic_store_n(&cq->prod, prod + 1, __ATOMIC_RELEASE);
+	ch = __atomic_load_n(&cq->channel, __ATOMIC_ACQUIRE);
+	if (unlikely(ch != NULL))
+		cq_raise_event(cq, ch);
 	return 0;
 }

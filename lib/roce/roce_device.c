@@ -97,6 +97,7 @@ roce_device_create(const struct roce_device_config *cfg)
 {
 	struct roce_device *dev;
 	uint32_t max_qp, max_mr;
+	unsigned int i;
 	int socket, ret;
 
 	if (cfg == NULL) {
@@ -123,6 +124,8 @@ roce_device_create(const struct roce_device_config *cfg)
 	roce_device_fill_attr(dev, max_qp, max_mr);
 	rte_spinlock_init(&dev->ctl_lock);
 	rte_spinlock_init(&dev->ev_lock);
+	for (i = 0; i < ROCE_QS_READERS; i++)
+		dev->qs_read_seen[i] = ROCE_QS_OFFLINE;
 
 	dev->qp_table = rte_zmalloc_socket("roce_qp_table",
 					   sizeof(*dev->qp_table) * max_qp,
@@ -184,6 +187,8 @@ roce_device_destroy(struct roce_device *dev)
 		return -EBUSY;
 	}
 	rte_spinlock_unlock(&dev->ctl_lock);
+	/* no worker left: destroyed QPs need no grace period any more */
+	roce_qp_reclaim(dev, true);
 	rte_free(dev->ev_ring);
 	rte_free(dev->keys);
 	rte_free(dev->qp_table);

@@ -158,6 +158,12 @@ struct roce_key_entry {
 	struct roce_mr *mr;	/**< MR entry or, for an MW, the bound MR */
 	struct roce_mw *mw;	/**< MW entry */
 	uint32_t qpn;		/**< type 2 MW: the QP it is bound to */
+	/**
+	 * Zero-copy TX mbufs still attached to this entry's memory (atomic,
+	 * outside the seqlock): deregistration waits for 0 before the
+	 * memory is handed back (lib/ernic_pmd/ernic_mr_svc.c).
+	 */
+	uint32_t zc_refs;
 };
 
 enum roce_key_type {
@@ -167,6 +173,11 @@ enum roce_key_type {
 };
 
 #define ROCE_KEY_VALID (1u << 31)
+
+/** roce_worker::qs_seen and roce_device::qs_read_seen of a reader that is not reading. */
+#define ROCE_QS_OFFLINE UINT64_MAX
+/** Concurrent slow-path readers of the QPN table (roce_qp_read_begin()). */
+#define ROCE_QS_READERS 4
 
 struct roce_device {
 	char name[32];
@@ -178,6 +189,20 @@ struct roce_device {
 	struct roce_qp **qp_table;
 	uint32_t qpn_mask;		/**< max_qp - 1 (power of two) */
 	uint32_t qpn_next;		/**< allocation cursor */
+
+	/**
+	 * QP reclamation (roce_qp.c): a destroyed QP leaves the QPN table at
+	 * once and is freed only when every reader of the table passed a
+	 * quiescent point after that: each worker (roce_worker_quiescent())
+	 * and the slow reader slot (roce_qp_read_begin()/end()).
+	 */
+	uint64_t qs_epoch;		/**< grace period counter (atomic) */
+	struct roce_worker *qs_workers;	/**< workers of the device (ctl_lock) */
+	struct roce_qp *qs_limbo;	/**< retired QPs, not yet freed (ctl_lock) */
+	uint32_t nb_qs_limbo;
+	/** Slow readers' epochs, ROCE_QS_OFFLINE for a free slot. */
+	uint64_t qs_read_seen[ROCE_QS_READERS];
+	void *qs_quarantine;		/**< ASan builds: poisoned QPs (roce_qp.c) */
 
 	/**
 	 * Key table: nb_keys = max_mr + 1 entries; index 0 is reserved so
@@ -237,6 +262,14 @@ int roce_qpn_alloc_fixed(struct roce_device *dev, struct roce_qp *qp,
  */
 void roce_qpn_free(struct roce_device *dev, struct roce_qp *qp);
 
+
+/**
+ * Free the retired QPs whose grace period is over (roce_qp.c); with
+ * @p force (no reader left: device destroy) free them all. Control path.
+ * Returns the number still waiting.
+ */
+unsigned int roce_qp_reclaim(struct roce_device *dev, bool force);
+
 /**
  * Copy GID table entry @p index (control path: takes the control lock so a
  * concurrent roce_device_set_gid() is never seen half written).
@@ -288,6 +321,19 @@ struct roce_key_ref {
 	const struct roce_key_entry *entry;	/**< NULL for a zero length */
 	uint32_t state;			/**< entry state when checked */
 };
+
+/**
+ * In-flight counter of zero-copy mbufs for the entry of @p ref (NULL for
+ * none): roce_txbuf_attach_ref() counts the attachment there.
+ */
+static inline uint32_t *
+roce_key_ref_zc(const struct roce_key_ref *ref)
+{
+	if (ref == NULL || ref->entry == NULL)
+		return NULL;
+	/* the only field written outside the seqlock, atomically */
+	return (uint32_t *)(uintptr_t)&ref->entry->zc_refs;
+}
 
 /**
  * True while the key checked into @p ref is unchanged (not deregistered,
@@ -412,6 +458,12 @@ struct roce_cq {
 	struct roce_worker *w;
 	struct roce_device *dev;
 	uint32_t refcnt;		/**< QPs using it (atomic) */
+	/* completion events (roce_cq.c): set while no QP uses the CQ */
+	struct roce_comp_channel *channel;	/**< NULL: no events */
+	void *cq_context;			/**< returned by roce_get_cq_event() */
+	uint32_t armed;			/**< roce_req_notify_cq() (atomic) */
+	uint32_t events;		/**< events raised (worker, atomic) */
+	uint32_t events_acked;		/**< roce_ack_cq_events() (poller) */
 };
 
 /**

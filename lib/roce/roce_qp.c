@@ -8,16 +8,52 @@
  * table (release store, by roce_qpn_alloc()) only once fully initialised
  * in RESET, and destroyed through roce_worker_exec() so that its worker
  * never sees it half freed.
+ *
+ * Other threads read the QPN table too: the other workers (a frame for a
+ * QP of another worker, the PMD's owner lookup) and slow-path readers
+ * (telemetry, xstats). A destroyed QP therefore leaves the table at once
+ * but its memory is freed only after a grace period (quiescent-state based
+ * reclamation): destroy bumps the device epoch and parks the QP with that
+ * epoch; every worker records the epoch it saw at each quiescent point
+ * (roce_worker_quiescent(), start of roce_worker_poll()), the slow readers
+ * while they read (roce_qp_read_begin()); a parked QP is freed once no
+ * reader is still at an older epoch. Unbound workers do not count. The
+ * control path reclaims on create and destroy, the device destroy frees
+ * what is left. ASan builds keep freed QPs poisoned until the device goes,
+ * so a late reader is reported instead of reading recycled memory.
  */
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include <rte_atomic.h>
 #include <rte_errno.h>
 #include <rte_malloc.h>
+#include <rte_pause.h>
 
 #include "roce_qp.h"
 #include "roce_worker.h"
+
+#if defined(__SANITIZE_ADDRESS__)
+#define ROCE_QP_QUARANTINE 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define ROCE_QP_QUARANTINE 1
+#endif
+#endif
+#ifdef ROCE_QP_QUARANTINE
+#include <sanitizer/asan_interface.h>
+
+/* A freed QP kept poisoned (separate node: the QP itself is poisoned).
+ * The node comes from rte_malloc like the device that lists it: LeakSanitizer
+ * does not scan rte_malloc memory, so a libc node would look leaked.
+ */
+struct qp_quarantine {
+	struct qp_quarantine *next;
+	struct roce_qp *qp;
+};
+#endif
 
 /* Slot of a send WQE: header plus room for the SGEs or the inline bytes. */
 static uint32_t
@@ -111,6 +147,164 @@ qp_free_mem(struct roce_qp *qp)
 	rte_free(qp);
 }
 
+/* ------------------------------------------------------------------ */
+/* Reclamation of destroyed QPs                                       */
+/* ------------------------------------------------------------------ */
+
+void
+roce_worker_quiescent(struct roce_worker *w)
+{
+	uint64_t e = __atomic_load_n(&w->dev->qs_epoch, __ATOMIC_ACQUIRE);
+
+	if (unlikely(__atomic_load_n(&w->qs_seen, __ATOMIC_RELAXED) ==
+		     ROCE_QS_OFFLINE)) {
+		/*
+		 * Back online: the store must be visible before this thread's
+		 * next table load, or a reclaimer that still sees it offline
+		 * could free a QP this thread is about to find.
+		 */
+		__atomic_store_n(&w->qs_seen, e, __ATOMIC_RELAXED);
+		rte_atomic_thread_fence(__ATOMIC_SEQ_CST);
+		return;
+	}
+	__atomic_store_n(&w->qs_seen, e, __ATOMIC_RELEASE);
+}
+
+unsigned int
+roce_qp_read_begin(struct roce_device *dev)
+{
+	uint64_t e, off;
+	unsigned int i;
+
+	for (;;) {
+		/* an epoch read before the claim is older: only safer */
+		e = __atomic_load_n(&dev->qs_epoch, __ATOMIC_ACQUIRE);
+		for (i = 0; i < ROCE_QS_READERS; i++) {
+			off = ROCE_QS_OFFLINE;
+			/* seq_cst: visible before this thread's table loads */
+			if (__atomic_compare_exchange_n(&dev->qs_read_seen[i],
+					&off, e, false, __ATOMIC_SEQ_CST,
+					__ATOMIC_RELAXED))
+				return i;
+		}
+		rte_pause();
+	}
+}
+
+void
+roce_qp_read_end(struct roce_device *dev, unsigned int slot)
+{
+	if (slot < ROCE_QS_READERS)
+		__atomic_store_n(&dev->qs_read_seen[slot], ROCE_QS_OFFLINE,
+				 __ATOMIC_RELEASE);
+}
+
+/* Oldest epoch a reader may still be at (ctl_lock held). */
+static uint64_t
+qs_oldest_reader(const struct roce_device *dev)
+{
+	const struct roce_worker *w;
+	uint64_t min = ROCE_QS_OFFLINE, v;
+	unsigned int i;
+
+	for (i = 0; i < ROCE_QS_READERS; i++) {
+		v = __atomic_load_n(&dev->qs_read_seen[i], __ATOMIC_SEQ_CST);
+		if (v < min)
+			min = v;
+	}
+	for (w = dev->qs_workers; w != NULL; w = w->qs_next) {
+		v = __atomic_load_n(&w->qs_seen, __ATOMIC_SEQ_CST);
+		if (v < min)
+			min = v;
+	}
+	return min;
+}
+
+/* The last step of a destroyed QP: its memory goes (or into quarantine). */
+static void
+qp_release(struct roce_device *dev, struct roce_qp *qp)
+{
+#ifdef ROCE_QP_QUARANTINE
+	struct qp_quarantine *q = rte_malloc("roce_qp_quarantine", sizeof(*q), 0);
+
+	if (q != NULL) {
+		roce_wq_fini(&qp->sq);
+		roce_wq_fini(&qp->rq);
+		roce_resp_fini(qp);
+		rte_free(qp->resp.res);
+		ASAN_POISON_MEMORY_REGION(qp, sizeof(*qp));
+		q->qp = qp;
+		rte_spinlock_lock(&dev->ctl_lock);
+		q->next = dev->qs_quarantine;
+		dev->qs_quarantine = q;
+		rte_spinlock_unlock(&dev->ctl_lock);
+		return;
+	}
+#else
+	RTE_SET_USED(dev);
+#endif
+	qp_free_mem(qp);
+}
+
+unsigned int
+roce_qp_reclaim(struct roce_device *dev, bool force)
+{
+	struct roce_qp *ready = NULL, **pp, *qp;
+	unsigned int left;
+	uint64_t oldest;
+
+	if (dev == NULL)
+		return 0;
+	rte_spinlock_lock(&dev->ctl_lock);
+	oldest = force ? ROCE_QS_OFFLINE : qs_oldest_reader(dev);
+	for (pp = &dev->qs_limbo; *pp != NULL;) {
+		qp = *pp;
+		if (qp->retire_epoch <= oldest) {
+			*pp = qp->limbo_next;
+			qp->limbo_next = ready;
+			ready = qp;
+			dev->nb_qs_limbo--;
+		} else {
+			pp = &qp->limbo_next;
+		}
+	}
+	left = dev->nb_qs_limbo;
+	rte_spinlock_unlock(&dev->ctl_lock);
+	while (ready != NULL) {
+		qp = ready;
+		ready = qp->limbo_next;
+		qp_release(dev, qp);
+	}
+#ifdef ROCE_QP_QUARANTINE
+	if (force) {
+		struct qp_quarantine *q = dev->qs_quarantine, *next;
+
+		dev->qs_quarantine = NULL;
+		for (; q != NULL; q = next) {
+			next = q->next;
+			ASAN_UNPOISON_MEMORY_REGION(q->qp, sizeof(*q->qp));
+			rte_free(q->qp);
+			rte_free(q);
+		}
+	}
+#endif
+	return left;
+}
+
+/* Park a destroyed QP (already out of the QPN table) until its grace period ends. */
+static void
+qp_retire(struct roce_device *dev, struct roce_qp *qp)
+{
+	rte_spinlock_lock(&dev->ctl_lock);
+	/* readers that saw the table before the unpublish are older than this */
+	qp->retire_epoch = __atomic_add_fetch(&dev->qs_epoch, 1,
+					      __ATOMIC_SEQ_CST);
+	qp->limbo_next = dev->qs_limbo;
+	dev->qs_limbo = qp;
+	dev->nb_qs_limbo++;
+	rte_spinlock_unlock(&dev->ctl_lock);
+}
+
 struct roce_qp *
 roce_create_qp(struct roce_pd *pd, const struct roce_qp_init_attr *attr)
 {
@@ -125,6 +319,8 @@ roce_create_qp(struct roce_pd *pd, const struct roce_qp_init_attr *attr)
 		return NULL;
 	}
 	dev = pd->dev;
+	/* QPs destroyed earlier whose grace period is over */
+	roce_qp_reclaim(dev, false);
 	w = attr->send_cq->w;
 	socket = w->socket;
 	qp = rte_zmalloc_socket("roce_qp", sizeof(*qp), RTE_CACHE_LINE_SIZE,
@@ -216,6 +412,7 @@ qp_destroy_exec(void *arg)
 int
 roce_destroy_qp(struct roce_qp *qp)
 {
+	struct roce_device *dev;
 	struct roce_worker *w;
 	int ret;
 
@@ -231,8 +428,11 @@ roce_destroy_qp(struct roce_qp *qp)
 	__atomic_fetch_sub(&qp->rcq->refcnt, 1, __ATOMIC_RELEASE);
 	__atomic_fetch_sub(&qp->scq->refcnt, 1, __ATOMIC_RELEASE);
 	roce_pd_put(qp->pd);
-	qp_free_mem(qp);
 	roce_worker_put(w);
+	/* other threads may still hold it: freed after a grace period */
+	dev = qp->dev;
+	qp_retire(dev, qp);
+	roce_qp_reclaim(dev, false);
 	return 0;
 }
 

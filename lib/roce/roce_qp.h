@@ -62,6 +62,7 @@ struct roce_resp_res {
 	bool pending;		/**< response packets left to send */
 	uint32_t msn;		/**< MSN carried by its AETHs */
 	uint8_t *host;		/**< READ: host address of va (checked) */
+	struct roce_key_ref ref;	/**< READ: its key, re-checked per packet */
 };
 
 struct roce_resp_state {
@@ -156,7 +157,22 @@ struct roce_qp {
 	uint32_t mw_bound;
 	struct roce_qp_stats stats;
 	void *user;			/**< qp_context */
+	/* destroyed, waiting for its grace period (roce_qp.c, ctl_lock) */
+	struct roce_qp *limbo_next;
+	uint64_t retire_epoch;
 };
+
+/**
+ * Slow-path readers of the QPN table (telemetry, xstats: any thread that
+ * is not a worker) look QPs up between these two calls; a QP found there
+ * stays allocated (possibly already destroyed: check qp->qpn and the
+ * state) until roce_qp_read_end(). Nothing waits for a reader: it may
+ * block (roce_query_qp()) in between, only reclamation is delayed. Up to
+ * ROCE_QS_READERS readers at once, more wait for a slot.
+ * Returns the slot to give to roce_qp_read_end().
+ */
+unsigned int roce_qp_read_begin(struct roce_device *dev);
+void roce_qp_read_end(struct roce_device *dev, unsigned int slot);
 
 /* ---- entry points between the QP object and the engines ---- */
 

@@ -556,6 +556,19 @@ req_fill_fields(struct req_ctx *c)
 		f->qkey = (wqe->ud.remote_qkey & 0x80000000u) ?
 			qp->attr.qkey : wqe->ud.remote_qkey;
 		f->src_qpn = qp->qpn;
+	} else if (likely(qp->hdr_len != 0)) {
+		/*
+		 * The path's Ethernet/IP/UDP headers are in qp->hdr_tmpl
+		 * (roce_build_mbuf_tmpl()): only the BTH and extension
+		 * fields are needed, the rest of qp->path is not copied.
+		 */
+		f->se = false;
+		f->mig = false;
+		f->fecn = false;
+		f->becn = false;
+		f->ackreq = false;
+		f->pkey = qp->path.pkey;
+		f->dqpn = qp->attr.dest_qp_num;
 	} else {
 		*f = qp->path;	/* set with the AV by modify_qp */
 		f->dqpn = qp->attr.dest_qp_num;
@@ -586,6 +599,7 @@ req_fill_fields(struct req_ctx *c)
 			f->compare = wqe->atomic.compare_add;
 			f->swap_add = wqe->atomic.swap;
 		} else {
+			f->compare = 0;
 			f->swap_add = wqe->atomic.compare_add;
 		}
 		break;
@@ -665,7 +679,11 @@ req_build(struct req_ctx *c)
 		c->err = e;
 		return REQ_ERROR;
 	}
-	ret = roce_build_mbuf(c->m, &c->f);
+	if (qp->type != ROCE_QPT_UD && likely(qp->hdr_len != 0))
+		ret = roce_build_mbuf_tmpl(c->m, qp->hdr_tmpl, qp->hdr_len,
+					   &c->f);
+	else
+		ret = roce_build_mbuf(c->m, &c->f);
 	if (ret == 0)
 		ret = roce_icrc_fill_mbuf(c->m, c->m->l2_len);
 	if (ret != 0) {

@@ -66,6 +66,7 @@ struct resp_ctx {
 	uint8_t opcode;
 	/* RETH / AtomicETH target, checked by RESP_CHECK_RKEY */
 	uint8_t *host;
+	struct roce_key_ref kref;	/**< its key, re-checked before later use */
 	struct roce_resp_res *res;	/**< READ/atomic: its new resource */
 	/* ERROR step inputs */
 	enum roce_err err;	/**< what went wrong (the error table row) */
@@ -187,12 +188,13 @@ mbuf_append_data(struct rte_mempool *mp, struct rte_mbuf *m, const uint8_t *src,
 
 /*
  * Build and queue one response: the QP's path with @p f's BTH/extension
- * fields, @p len payload bytes from @p payload. Returns 0 or -ENOMEM (the
- * caller keeps its state and retries on the next poll).
+ * fields, @p len payload bytes from @p payload (of the key checked into
+ * @p ref, or NULL). Returns 0 or -ENOMEM (the caller keeps its state and
+ * retries on the next poll).
  */
 static int
 resp_send(struct roce_qp *qp, struct roce_hdr_fields *f, const uint8_t *payload,
-	  uint32_t len)
+	  uint32_t len, const struct roce_key_ref *ref)
 {
 	struct rte_mempool *mp = qp->dev->cfg.hdr_pool;
 	struct roce_worker *w = qp->w;
@@ -209,7 +211,8 @@ resp_send(struct roce_qp *qp, struct roce_hdr_fields *f, const uint8_t *payload,
 	 */
 	rc = -ENOTSUP;
 	if (payload != NULL && roce_txbuf_zc_ok(&qp->dev->cfg, len))
-		rc = roce_txbuf_attach(mp, m, payload, len);
+		rc = roce_txbuf_attach_ref(mp, m, payload, len,
+					   roce_key_ref_zc(ref));
 	if (rc == 0)
 		qp->stats.tx_zc_pkts++;
 	else if (rc == -ENOMEM ||
@@ -217,7 +220,10 @@ resp_send(struct roce_qp *qp, struct roce_hdr_fields *f, const uint8_t *payload,
 		rte_pktmbuf_free(m);
 		goto nomem;
 	}
-	rc = roce_build_mbuf(m, f);
+	/* RC only: the path's prebuilt headers (roce_build_mbuf_tmpl()) */
+	rc = likely(qp->hdr_len != 0) ?
+		roce_build_mbuf_tmpl(m, qp->hdr_tmpl, qp->hdr_len, f) :
+		roce_build_mbuf(m, f);
 	if (rc == 0)
 		rc = roce_icrc_fill_mbuf(m, m->l2_len);
 	if (unlikely(rc != 0)) {
@@ -367,14 +373,21 @@ resp_retire_wqe(struct roce_qp *qp)
 	r->recv_off = 0;
 }
 
-/* Push a receive completion; a full CQ moves the QP to ERR (IBTA 11.4.2.1). */
+/*
+ * Push a receive completion; a full CQ moves the QP to ERR (IBTA 11.4.2.1),
+ * once the ACK still pending for the messages completed before it left:
+ * those were delivered. The message whose completion was lost is not
+ * acknowledged (step_ack), and nothing is accepted after it.
+ */
 static void
 resp_push_wc(struct roce_qp *qp, struct roce_wc *wc)
 {
 	wc->qp_num = qp->qpn;
 	if (unlikely(roce_cq_push(qp->rcq, wc) != 0)) {
 		qp->w->cnt[ROCE_WCNT_RESP_CQ_OVERFLOW]++;
-		roce_qp_recv_error(qp, ROCE_ERR_CQ_OVERFLOW);
+		if (qp->resp.fatal == ROCE_OK)
+			qp->resp.fatal = ROCE_ERR_CQ_OVERFLOW;
+		roce_worker_resp_pending(qp->w, qp);
 	}
 }
 
@@ -392,8 +405,9 @@ resp_complete_wqe_error(struct roce_qp *qp, enum roce_err err)
 	wc.vendor_err = err;
 	wc.opcode = ROCE_WC_RECV;
 	wc.byte_len = qp->resp.recv_off;
-	resp_push_wc(qp, &wc);
+	/* the slot first: a poller may post into it as soon as it sees the CQE */
 	resp_retire_wqe(qp);
+	resp_push_wc(qp, &wc);
 }
 
 /*
@@ -657,6 +671,7 @@ step_check_rkey(struct resp_ctx *c)
 		return RESP_CHECK_RESOURCE;
 	}
 	c->host = NULL;
+	memset(&c->kref, 0, sizeof(c->kref));
 	if (len != 0) {
 		if (roce_key_check_remote(qp->dev, qp->pd, qp->qpn, rkey, va,
 					  len, access, &ref) != ROCE_OK) {
@@ -665,13 +680,15 @@ step_check_rkey(struct resp_ctx *c)
 			return RESP_ERROR;
 		}
 		c->host = ref.host;
+		c->kref = ref;
 	}
 	if (c->flags & ROCE_OPF_WRITE) {
 		r->write_len = (uint32_t)len;
 		r->write_off = 0;
 		r->va = va;
 		r->rkey = rkey;
-		r->wref.host = c->host;
+		/* the key is re-checked before every later packet's copy */
+		r->wref = c->kref;
 	}
 	return RESP_CHECK_RESOURCE;
 }
@@ -789,6 +806,17 @@ exec_write(struct resp_ctx *c)
 	/* the last packet brings exactly what the DMA length still lacks */
 	if ((c->flags & ROCE_OPF_LAST) && r->write_off + c->plen != r->write_len)
 		return resp_bad_length(c);
+	/*
+	 * Deregistered (or invalidated, re-registered) since the FIRST
+	 * packet: remote access error, nothing written (deregistration
+	 * waits for a worker quiescent point after invalidating, so a copy
+	 * that passed this check is over before it returns).
+	 */
+	if (unlikely(!roce_key_ref_valid(&r->wref))) {
+		c->err = ROCE_ERR_LOC_ACCESS;
+		c->cnt = ROCE_WCNT_RESP_REM_ACCESS;
+		return RESP_ERROR;
+	}
 	if (c->plen != 0)
 		mbuf_copy_out(c->m, c->pkt->payload_off,
 			      r->wref.host + r->write_off, c->plen);
@@ -816,6 +844,7 @@ exec_read(struct resp_ctx *c)
 	res->rkey = roce_reth_rkey(reth);
 	res->length = len;
 	res->host = c->host;
+	res->ref = c->kref;
 	/* IBTA C9-148: the MSN counts a READ when it is accepted */
 	r->msn = roce_psn_next(r->msn);
 	res->msn = r->msn;
@@ -936,8 +965,8 @@ step_complete(struct resp_ctx *c)
 		wc.src_qp = roce_deth_sqpn(roce_pkt_deth(c->pkt));
 		wc.wc_flags |= ROCE_WC_GRH;
 	}
+	resp_retire_wqe(qp);	/* before the CQE, as above */
 	resp_push_wc(qp, &wc);
-	resp_retire_wqe(qp);
 	r->write_len = r->write_off = 0;
 	return RESP_ACK;
 }
@@ -948,7 +977,8 @@ step_ack(struct resp_ctx *c)
 {
 	struct roce_resp_state *r = &c->qp->resp;
 
-	if (!qp_is_rc(c->qp))
+	/* not for a message whose completion a full CQ lost */
+	if (!qp_is_rc(c->qp) || unlikely(r->fatal != ROCE_OK))
 		return RESP_DONE;
 	r->ack_pending = true;
 	r->ack_psn = c->psn;
@@ -1118,6 +1148,9 @@ resp_send_read(struct roce_qp *qp, struct roce_resp_res *res)
 	bool last = res->cur_psn == res->last_psn;
 	uint8_t op;
 
+	/* the region went away since the request was checked */
+	if (unlikely(!roce_key_ref_valid(&res->ref)))
+		return -EACCES;
 	if (first && last)
 		op = ROCE_OP_RC_RDMA_READ_RESPONSE_ONLY;
 	else if (first)
@@ -1129,7 +1162,7 @@ resp_send_read(struct roce_qp *qp, struct roce_resp_res *res)
 	/* AETH (FIRST, LAST, ONLY) carries the credits and the MSN */
 	resp_fields(qp, &f, op, res->cur_psn, resp_ack_syndrome(qp), res->msn);
 	if (resp_send(qp, &f, res->host != NULL ? res->host + res->cur_off :
-		      NULL, n) != 0)
+		      NULL, n, &res->ref) != 0)
 		return -ENOMEM;
 	qp->w->cnt[ROCE_WCNT_RESP_READ_PKTS]++;
 	res->cur_off += n;
@@ -1138,6 +1171,30 @@ resp_send_read(struct roce_qp *qp, struct roce_resp_res *res)
 	else
 		res->cur_psn = roce_psn_next(res->cur_psn);
 	return 0;
+}
+
+/*
+ * The region of a READ being answered was deregistered (or invalidated)
+ * meanwhile: the rest of the response is not sent; a remote access error
+ * NAK at the next response PSN ends it and the QP goes to ERR, as for a
+ * bad R_Key (IBTA 9.7.5.2.3 leaves the mid-response case to the
+ * responder; Linux rxe re-checks the MR per packet the same way).
+ */
+static void
+resp_read_revoked(struct roce_qp *qp, struct roce_resp_res *res)
+{
+	struct roce_resp_state *r = &qp->resp;
+	uint32_t i;
+
+	for (i = 0; i < r->res_count; i++)
+		res_at(r, i)->pending = false;
+	r->ack_pending = true;
+	r->ack_psn = res->cur_psn;
+	r->ack_syndrome = roce_err_to_nak(ROCE_ERR_LOC_ACCESS);
+	r->fatal = ROCE_ERR_LOC_ACCESS;
+	r->nak_sent = true;
+	qp->stats.rx_drops++;
+	qp->w->cnt[ROCE_WCNT_RESP_REM_ACCESS]++;
 }
 
 /* The atomic ACK of @p res: AETH + AtomicAckETH (IBTA 9.3.5, 9.3.6). */
@@ -1149,7 +1206,7 @@ resp_send_atomic_ack(struct roce_qp *qp, struct roce_resp_res *res)
 	resp_fields(qp, &f, ROCE_OP_RC_ATOMIC_ACK, res->first_psn,
 		    resp_ack_syndrome(qp), res->msn);
 	f.orig = res->atomic_orig;
-	if (resp_send(qp, &f, NULL, 0) != 0)
+	if (resp_send(qp, &f, NULL, 0, NULL) != 0)
 		return -ENOMEM;
 	qp->w->cnt[ROCE_WCNT_RESP_ATOMIC_ACKS]++;
 	res->pending = false;
@@ -1167,7 +1224,7 @@ resp_send_ack(struct roce_qp *qp)
 	if (roce_syndrome_type(syn) == ROCE_AETH_ACK)
 		syn = resp_ack_syndrome(qp);
 	resp_fields(qp, &f, ROCE_OP_RC_ACK, r->ack_psn, syn, r->msn);
-	if (resp_send(qp, &f, NULL, 0) != 0)
+	if (resp_send(qp, &f, NULL, 0, NULL) != 0)
 		return -ENOMEM;
 	if (roce_syndrome_type(syn) == ROCE_AETH_ACK) {
 		qp->stats.acks_tx++;
@@ -1204,6 +1261,10 @@ roce_resp_run(struct roce_qp *qp, uint64_t now)
 				resp_send_read(qp, res) :
 				resp_send_atomic_ack(qp, res);
 
+			if (unlikely(rc == -EACCES)) {
+				resp_read_revoked(qp, res);
+				break;
+			}
 			if (rc != 0)
 				goto again;
 			sent++;

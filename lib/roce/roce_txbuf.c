@@ -13,11 +13,14 @@
 
 /*
  * The application owns the memory and may reuse it once the WR completes
- * (the verbs rule): nothing to release when the last reference goes.
+ * (the verbs rule): nothing to release when the last reference goes but
+ * the in-flight count of roce_txbuf_attach_ref(), if any.
  */
 static void
-txbuf_free_cb(void *addr __rte_unused, void *opaque __rte_unused)
+txbuf_free_cb(void *addr __rte_unused, void *opaque)
 {
+	if (opaque != NULL)
+		__atomic_fetch_sub((uint32_t *)opaque, 1, __ATOMIC_RELEASE);
 }
 
 /*
@@ -53,6 +56,13 @@ int
 roce_txbuf_attach(struct rte_mempool *mp, struct rte_mbuf *m,
 		  const void *addr, uint32_t len)
 {
+	return roce_txbuf_attach_ref(mp, m, addr, len, NULL);
+}
+
+int
+roce_txbuf_attach_ref(struct rte_mempool *mp, struct rte_mbuf *m,
+		      const void *addr, uint32_t len, uint32_t *inflight)
+{
 	struct rte_mbuf_ext_shared_info *shinfo;
 	struct rte_mbuf *seg[2];
 	rte_iova_t iova;
@@ -75,7 +85,9 @@ roce_txbuf_attach(struct rte_mempool *mp, struct rte_mbuf *m,
 	 */
 	shinfo = seg[0]->buf_addr;
 	shinfo->free_cb = txbuf_free_cb;
-	shinfo->fcb_opaque = NULL;
+	shinfo->fcb_opaque = inflight;
+	if (inflight != NULL)
+		__atomic_fetch_add(inflight, 1, __ATOMIC_ACQUIRE);
 	rte_mbuf_ext_refcnt_set(shinfo, 1);
 	/* the buffer is read-only for us: the cast only fits the API */
 	rte_pktmbuf_attach_extbuf(seg[0], (void *)(uintptr_t)addr, iova,

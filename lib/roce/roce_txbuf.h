@@ -66,4 +66,13 @@ roce_txbuf_zc_ok(const struct roce_device_config *cfg, uint32_t len)
 int roce_txbuf_attach(struct rte_mempool *mp, struct rte_mbuf *m,
 		      const void *addr, uint32_t len);
 
+/**
+ * roce_txbuf_attach() that also counts the attachment in @p inflight
+ * (atomically, NULL: not counted) until the attached mbuf is freed: the
+ * owner of the memory waits for 0 before reusing it (deregistration of a
+ * region a READ response is sent from, roce_priv.h roce_key_entry).
+ */
+int roce_txbuf_attach_ref(struct rte_mempool *mp, struct rte_mbuf *m,
+			  const void *addr, uint32_t len, uint32_t *inflight);
+
 #endif /* ROCE_TXBUF_H */

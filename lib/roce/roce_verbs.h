@@ -142,6 +142,16 @@ int roce_device_set_gid(struct roce_device *dev, unsigned int index,
 struct roce_worker *roce_worker_create(struct roce_device *dev,
 				       roce_tx_burst_t tx, void *tx_ctx);
 
+/**
+ * As roce_worker_create(), with the worker's memory (its state, timers,
+ * rings, and the QPs, CQs and SRQs created on it) on NUMA node @p socket
+ * instead of the device's: the node of the lcore that will poll it.
+ * SOCKET_ID_ANY takes the device's node.
+ */
+struct roce_worker *roce_worker_create_socket(struct roce_device *dev,
+					      roce_tx_burst_t tx, void *tx_ctx,
+					      int socket);
+
 /** Destroy a worker that owns no QP or CQ any more (-EBUSY otherwise). */
 int roce_worker_destroy(struct roce_worker *w);
 
@@ -295,6 +305,62 @@ struct roce_cq *roce_create_cq(struct roce_worker *w, uint32_t depth);
 int roce_destroy_cq(struct roce_cq *cq);
 /** Poll up to @p n completions in order; returns the count or -EIO after overflow. */
 int roce_poll_cq(struct roce_cq *cq, struct roce_wc *wc, int n);
+
+/* ---- completion events (ibverbs completion channels) ----------------- */
+
+struct roce_comp_channel;
+
+/**
+ * A completion channel (ibv_create_comp_channel()): an eventfd that
+ * becomes readable when an armed CQ attached to it gets a completion.
+ * @return the channel, or NULL with rte_errno set (ENOMEM, or the errno
+ *   of eventfd())
+ */
+struct roce_comp_channel *roce_create_comp_channel(struct roce_device *dev);
+/** Close the channel: -EBUSY while CQs are attached to it. */
+int roce_destroy_comp_channel(struct roce_comp_channel *ch);
+/**
+ * The channel's file descriptor, for poll()/epoll (it may be made
+ * O_NONBLOCK; roce_get_cq_event() then returns -EAGAIN when empty).
+ */
+int roce_comp_channel_fd(const struct roce_comp_channel *ch);
+
+/**
+ * Attach @p cq to @p ch (the channel argument of ibv_create_cq()), at any
+ * time; NULL detaches (roce_destroy_cq() detaches too), only while no QP
+ * uses the CQ and every event taken was acknowledged; events raised and
+ * not taken are dropped. One thread takes the events of a channel and
+ * detaches its CQs.
+ * @return 0, -EINVAL, -EBUSY (detaching while QPs use the CQ or events
+ *   are not acknowledged, or the channel holds its 1024 CQs)
+ */
+int roce_cq_set_channel(struct roce_cq *cq, struct roce_comp_channel *ch,
+			void *cq_context);
+
+/**
+ * Arm @p cq (ibv_req_notify_cq()): the next completion written to it
+ * raises one event on its channel. Completions already in the CQ raise
+ * none: arm, poll the CQ empty, then wait for the event. Any thread.
+ * @return 0, -EINVAL (no channel), -EOPNOTSUPP (@p solicited_only: the
+ *   engines do not report the solicited event bit to the CQ)
+ */
+int roce_req_notify_cq(struct roce_cq *cq, bool solicited_only);
+
+/**
+ * Take one event (ibv_get_cq_event()): blocks on the channel's fd until
+ * an armed CQ got a completion (unless the fd is O_NONBLOCK).
+ * @return 0 with *cq and *cq_context set, -EAGAIN (non-blocking, none),
+ *   -EINTR (a signal interrupted the wait), -EINVAL
+ */
+int roce_get_cq_event(struct roce_comp_channel *ch, struct roce_cq **cq,
+		      void **cq_context);
+
+/**
+ * Acknowledge @p nevents events of @p cq taken with roce_get_cq_event()
+ * (ibv_ack_cq_events()); a CQ with unacknowledged events cannot be
+ * destroyed nor detached.
+ */
+void roce_ack_cq_events(struct roce_cq *cq, unsigned int nevents);
 
 /* ------------------------------------------------------------------ */
 /* Work requests                                                      */

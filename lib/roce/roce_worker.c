@@ -120,15 +120,22 @@ worker_ring_new(const char *name, uint32_t min_entries, int socket)
 struct roce_worker *
 roce_worker_create(struct roce_device *dev, roce_tx_burst_t tx, void *tx_ctx)
 {
+	return roce_worker_create_socket(dev, tx, tx_ctx, SOCKET_ID_ANY);
+}
+
+struct roce_worker *
+roce_worker_create_socket(struct roce_device *dev, roce_tx_burst_t tx,
+			  void *tx_ctx, int socket)
+{
 	struct roce_worker *w;
 	uint32_t max_qp;
-	int socket;
 
 	if (dev == NULL || tx == NULL) {
 		rte_errno = EINVAL;
 		return NULL;
 	}
-	socket = dev->cfg.socket_id;
+	if (socket == SOCKET_ID_ANY)
+		socket = dev->cfg.socket_id;
 	max_qp = dev->qpn_mask + 1;
 	w = rte_zmalloc_socket("roce_worker", sizeof(*w), RTE_CACHE_LINE_SIZE,
 			       socket);
@@ -146,8 +153,11 @@ roce_worker_create(struct roce_device *dev, roce_tx_burst_t tx, void *tx_ctx)
 	w->ctl_ring = worker_ring_new("roce_ctl", ROCE_WORKER_CTL_RING, socket);
 	if (w->db_ring == NULL || w->ctl_ring == NULL)
 		goto nomem;
+	w->qs_seen = ROCE_QS_OFFLINE;	/* a reader from its first poll */
 	rte_spinlock_lock(&dev->ctl_lock);
 	dev->nb_worker++;
+	w->qs_next = dev->qs_workers;
+	dev->qs_workers = w;
 	rte_spinlock_unlock(&dev->ctl_lock);
 	return w;
 nomem:
@@ -165,6 +175,7 @@ nomem:
 int
 roce_worker_destroy(struct roce_worker *w)
 {
+	struct roce_worker **pw;
 	uint16_t i;
 
 	if (w == NULL)
@@ -175,6 +186,11 @@ roce_worker_destroy(struct roce_worker *w)
 		rte_pktmbuf_free(w->tx_buf[i]);
 	rte_spinlock_lock(&w->dev->ctl_lock);
 	w->dev->nb_worker--;
+	for (pw = &w->dev->qs_workers; *pw != NULL; pw = &(*pw)->qs_next)
+		if (*pw == w) {
+			*pw = w->qs_next;
+			break;
+		}
 	rte_spinlock_unlock(&w->dev->ctl_lock);
 	roce_timers_fini(&w->timers);
 	rte_free(w->db_ring);
@@ -227,6 +243,25 @@ roce_worker_exec(struct roce_worker *w, roce_worker_fn fn, void *arg)
 	return req.result;
 }
 
+int
+roce_worker_exec_async(struct roce_worker *w, struct roce_worker_ctl *req)
+{
+	int tid;
+
+	__atomic_store_n(&req->done, 0, __ATOMIC_RELAXED);
+	/* order the caller's earlier stores (a key invalidation) before */
+	rte_atomic_thread_fence(__ATOMIC_SEQ_CST);
+	tid = __atomic_load_n(&w->poll_tid, __ATOMIC_ACQUIRE);
+	if (tid == 0 || tid == rte_gettid()) {
+		req->result = req->fn(req->arg);
+		__atomic_store_n(&req->done, 1, __ATOMIC_RELEASE);
+		return 1;
+	}
+	if (rte_ring_mp_enqueue(w->ctl_ring, req) != 0)
+		return -ENOBUFS;
+	return 0;
+}
+
 void
 roce_worker_unbind(struct roce_worker *w)
 {
@@ -234,6 +269,8 @@ roce_worker_unbind(struct roce_worker *w)
 	__atomic_store_n(&w->poll_tid, 0, __ATOMIC_RELEASE);
 	/* a request queued between the drain and the store still runs */
 	worker_run_ctl(w);
+	/* not reading the QPN table any more: grace periods skip it */
+	__atomic_store_n(&w->qs_seen, ROCE_QS_OFFLINE, __ATOMIC_RELEASE);
 }
 
 /* ------------------------------------------------------------------ */
@@ -506,6 +543,7 @@ worker_rx_one(struct roce_worker *w, struct rte_mbuf *m, uint64_t now)
 	}
 	/* IBTA 9.6.1 header validation: the opcode's transport is the QP's */
 	if (unlikely(!transport_matches(pkt.op->transport, qp->type))) {
+		qp->stats.rx_drops++;
 		why = ROCE_WCNT_RX_BAD_TRANSPORT;
 		goto count_drop;
 	}
@@ -572,6 +610,8 @@ roce_worker_poll(struct roce_worker *w, uint64_t now)
 
 	worker_enter(w, now);
 	w->tx_sent = 0;
+	/* 0. no QP pointer from the QPN table is held here (roce_qp.c) */
+	roce_worker_quiescent(w);
 	/* 1. control requests (modify/destroy) before any engine runs */
 	worker_run_ctl(w);
 	/* 2. expired timers: retransmit and RNR waits ring their QPs' doorbells */

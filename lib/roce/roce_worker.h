@@ -126,6 +126,10 @@ struct roce_worker {
 	roce_gsi_handler_t gsi_cb;
 	void *gsi_ctx;
 
+	/** Epoch of the last quiescent point, ROCE_QS_OFFLINE when unbound. */
+	uint64_t qs_seen;
+	struct roce_worker *qs_next;	/**< roce_device::qs_workers list */
+
 	uint64_t parse_cnt[ROCE_PARSE_REASON_MAX];
 	uint64_t cnt[ROCE_WCNT_MAX];
 };
@@ -163,11 +167,33 @@ void roce_worker_set_gsi_handler(struct roce_worker *w, roce_gsi_handler_t cb,
 void roce_worker_resp_pending(struct roce_worker *w, struct roce_qp *qp);
 
 /**
+ * Non-blocking roce_worker_exec(): run @p req->fn(@p req->arg) on the
+ * worker. Inline (returns 1, req->done set) when no thread polls @p w or
+ * the caller is its polling thread; otherwise queued on the control ring
+ * (returns 0): the worker runs it at the start of its next poll and sets
+ * req->done (release). @p req must stay valid until then. A queued
+ * no-op is a quiescent-state probe: once it ran, every packet the worker
+ * was processing when it was queued is finished. -ENOBUFS: ring full,
+ * try again.
+ */
+int roce_worker_exec_async(struct roce_worker *w, struct roce_worker_ctl *req);
+
+/**
  * Called by the polling thread when it stops polling @p w: runs the
  * control requests still queued, after which roce_worker_exec() runs
  * inline again until a thread polls.
  */
 void roce_worker_unbind(struct roce_worker *w);
+
+/**
+ * Quiescent point of @p w: its thread holds no QP pointer taken from the
+ * QPN table (roce_qp_lookup()) across this call. roce_worker_poll() calls
+ * it first; a PMD that looks QPs up before roce_worker_rx() (to pick the
+ * owner of a frame) calls it at the top of its loop too. A worker that was
+ * unbound (roce_worker_unbind()) is counted as a reader again from here.
+ * Destroyed QPs are freed once every bound worker passed such a point.
+ */
+void roce_worker_quiescent(struct roce_worker *w);
 
 /**
  * Worker only: forget @p qp (ready list, responder list, doorbell ring).

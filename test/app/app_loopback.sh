@@ -4,7 +4,7 @@
 # net_ernic ports in one process (the built-in net_ring pair), --no-huge,
 # small iteration counts. Checks exit status 0 and a well-formed perftest
 # table (the column titles, then one row per size with numbers in every
-# column), the JSON rows, and exit status 2 for a bad flag. Then the same
+# column), the JSON rows, -R (rdma_cm), and exit status 2 for a bad flag. Then the same
 # through --config conf/loopback.ini ($SOFTERNIC_CONF): its [eal] args
 # and [test], -n overridden on the command line; a missing file exits 2.
 #
@@ -58,6 +58,12 @@ run "read_bw" 1 "$bw_row" read_bw -s 65536 -n 200
 run "send_bw" 1 "$bw_row" send_bw -s 4096 -n 500
 run "send_bw -b" 1 "$bw_row" send_bw -s 1024 -n 200 -b
 run "atomic_bw" 1 "$bw_row" atomic_bw -n 200
+# -R: rdma_cm between the two ports (IB CM on QP1, comm QP, DREQ/DREP and
+# timewait before the exit)
+run "write_bw -R -q 2" 1 "$bw_row" write_bw -R -s 65536 -n 200 -q 2
+grep -q 'Data ex. method : rdma_cm' "$out" || fail "write_bw -R: no 'Data ex. method : rdma_cm' line"
+run "read_bw -R" 1 "$bw_row" read_bw -R -s 65536 -n 200
+run "send_lat -R" 1 "$lat_row" send_lat -R -n 200
 run "atomic_bw CMP_AND_SWAP" 1 "$bw_row" atomic_bw -n 200 -A CMP_AND_SWAP
 run "write_bw --write_with_imm" 1 "$bw_row" write_bw -s 4096 -n 200 --write_with_imm
 run "write_lat" 1 "$lat_row" write_lat -s 64 -n 200

@@ -85,9 +85,10 @@ done
 
 # Kernel modules in dependency order (modules.dep through modprobe).
 # crc32_generic: rxe computes the ICRC through crypto_alloc_shash("crc32").
+# rdma_ucm (with rdma_cm, ib_cm, iw_cm): librdmacm for perftest -R.
 : > "$STAGE/etc/iop-modules"
 declare -A mseen=()
-for m in crc32_generic virtio_pci virtio_net ib_core ib_uverbs rdma_rxe; do
+for m in crc32_generic virtio_pci virtio_net ib_core ib_uverbs rdma_rxe rdma_ucm; do
 	while read -r kind path _; do
 		[ "$kind" = insmod ] || continue
 		[ -n "${mseen[$path]:-}" ] && continue

@@ -8,7 +8,8 @@
 #         send_lat, write_lat, read_lat (perftest)
 #   MTU   1024 or 4096: path MTU (tap and VM eth0 MTU 1500 or 9000)
 #   OPTS  '+'-joined: sN message size, qN QPs (-q), b bidirectional (-b),
-#         nN iterations, d the tool's default size
+#         nN iterations, d the tool's default size, R rdma_cm (-R on both
+#         sides: IB CM on QP1 and the comm QP instead of the TCP side channel)
 #   ROLE  our role: client (ernic-testpmd connects to the VM's server) or
 #         server (the VM's client connects to ernic-testpmd); rxe: both ends
 #         are rxe VMs on a bridge (the harness self-test, no ernic-testpmd)
@@ -40,13 +41,14 @@ case "$MTU" in
 *) iop_fail "MTU $MTU in $CASE: 1024 or 4096" ;;
 esac
 case "$ROLE" in client | server | rxe) ;; *) iop_fail "role $ROLE in $CASE: client, server or rxe" ;; esac
-SIZE= QPS= BIDIR=0 ITERS=
+SIZE= QPS= BIDIR=0 ITERS= RDMACM=0
 for o in ${OPTS//+/ }; do
 	case "$o" in
 	s[0-9]*) SIZE=${o#s} ;;
 	q[0-9]*) QPS=${o#q} ;;
 	n[0-9]*) ITERS=${o#n} ;;
 	b) BIDIR=1 ;;
+	R) RDMACM=1 ;;
 	d) ;;
 	*) iop_fail "option $o in $CASE" ;;
 	esac
@@ -99,6 +101,7 @@ vm_tool() {
 		case "$TOOL" in *_bw) c+=" --report_gbits" ;; esac
 		[ -n "$QPS" ] && c+=" -q $QPS"
 		[ $BIDIR = 1 ] && c+=" -b"
+		[ $RDMACM = 1 ] && c+=" -R"
 		echo "$c"
 		;;
 	esac
@@ -114,6 +117,7 @@ us_tool() {
 		case "$TOOL" in *_bw) a+=(--report_gbits) ;; esac
 		[ -n "$QPS" ] && a+=(-q "$QPS")
 		[ $BIDIR = 1 ] && a+=(-b)
+		[ $RDMACM = 1 ] && a+=(-R)
 	fi
 	echo "${a[@]}"
 }
@@ -122,7 +126,11 @@ CONSOLE=$OUT/peer-console.log
 US_OUT=$OUT/ernic-testpmd.out
 PCAP=$OUT/rocev2.pcap
 SCRIPT=$OUT/peer-cmd.sh
-echo "case $CASE: $TOOL, path MTU $MTU, size $SIZE, $ITERS iterations${QPS:+, $QPS QPs}$([ $BIDIR = 1 ] && echo ", bidirectional"), ernic-testpmd as $ROLE; accel $(iop_accel); results in $OUT"
+[ $RDMACM = 1 ] && [ "$TOOL" = pingpong ] && iop_fail "$CASE: ibv_rc_pingpong has no rdma_cm mode"
+# the client's server address: the side channel's, or with rdma_cm the
+# RoCE address itself (rdma_resolve_addr() on the RoCE interface)
+if [ $RDMACM = 1 ]; then SRV_US=$US_IP SRV_PEER=$PEER_IP; else SRV_US=$OOB_US SRV_PEER=$OOB_PEER; fi
+echo "case $CASE: $TOOL, path MTU $MTU, size $SIZE, $ITERS iterations${QPS:+, $QPS QPs}$([ $BIDIR = 1 ] && echo ", bidirectional")$([ $RDMACM = 1 ] && echo ", rdma_cm"), ernic-testpmd as $ROLE; accel $(iop_accel); results in $OUT"
 
 iop_netns
 if [ "$ROLE" = rxe ]; then
@@ -177,7 +185,7 @@ else
 	}
 	if [ "$ROLE" = server ]; then
 		start_us
-		echo "iop-client 90 $(vm_tool) $OOB_US" > "$SCRIPT"
+		echo "iop-client 90 $(vm_tool) $SRV_US" > "$SCRIPT"
 		iop_vm peer "$RTAP" "$PEER_IP/24" "$PEER_MAC" "$LINK_MTU" "$SCRIPT" "$CONSOLE" "$TIMEOUT" \
 			"$OTAP" "$OOB_PEER/24" "$NEIGH"
 		VM_PID=$IOP_VM_PID
@@ -187,7 +195,7 @@ else
 			"$OTAP" "$OOB_PEER/24" "$NEIGH"
 		VM_PID=$IOP_VM_PID
 		if iop_wait_line "$CONSOLE" '^IOP-LISTENING' 90 "$VM_PID" > /dev/null; then
-			start_us "$OOB_PEER"
+			start_us "$SRV_PEER"
 		else
 			echo "FAIL: the peer's server never listened" > "$US_OUT"
 			US_PID=
@@ -240,6 +248,10 @@ else
 fi
 "$PCAPCHECK" --min 4 "${SRCS[@]}" "$PCAP" > "$OUT/pcap-icrc.txt" 2>&1 || FAILS+=("pcap ICRC/parse check")
 iop_tshark_check "$PCAP" > "$OUT/pcap-tshark.txt" 2>&1 || FAILS+=("tshark decode check")
+if [ $RDMACM = 1 ] && [ "$ROLE" != rxe ]; then
+	# both connections (comm and test QPs) set up and torn down with CM MADs
+	iop_cm_check "$PCAP" $((1 + ${QPS:-1})) > "$OUT/pcap-cm.txt" 2>&1 || FAILS+=("rdma_cm MAD check")
+fi
 COUNTERS=$(grep -a '^IOP-COUNTERS' <<< "$CON" | sed 's/^IOP-COUNTERS *//')
 
 {
@@ -253,6 +265,7 @@ COUNTERS=$(grep -a '^IOP-COUNTERS' <<< "$CON" | sed 's/^IOP-COUNTERS *//')
 	grep -aE '^ *[0-9]+ +[0-9]+ +[0-9.]+|iters in|bytes in' <<< "$CON" | sed 's/^/rxe:  /' | head -5
 	sed -n 's/^/pcap: /p' "$OUT/pcap-icrc.txt" | grep -E 'from|ICRC verified|FAIL|frame' | head -8
 	sed 's/^/pcap: /' "$OUT/pcap-tshark.txt" | head -3
+	[ -f "$OUT/pcap-cm.txt" ] && sed 's/^/pcap: /' "$OUT/pcap-cm.txt" | head -3
 } > "$OUT/summary.txt"
 cat "$OUT/summary.txt"
 if [ ${#FAILS[@]} = 0 ]; then
@@ -270,5 +283,6 @@ sed -n '/^IOP-READY/,$p' <<< "$CON" | tail -n 120
 [ -s "$CONSOLE.qemu" ] && { echo "---- qemu stderr ----"; tail -n 20 "$CONSOLE.qemu"; }
 echo "==================== capture checks ($PCAP kept) ===================="
 cat "$OUT/pcap-icrc.txt" "$OUT/pcap-tshark.txt"
+[ -f "$OUT/pcap-cm.txt" ] && cat "$OUT/pcap-cm.txt"
 echo "FAIL: $CASE"
 exit 1

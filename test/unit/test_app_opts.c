@@ -171,6 +171,23 @@ test_every_flag(void)
 	CU_ASSERT(o.loopback);
 	CU_ASSERT(o.bidir && o.no_peak);
 
+	/* -e: completion events; -i --loopback: the prompt with the pair */
+	expect_ok("send_lat -e -s 64", &o);
+	CU_ASSERT(o.events);
+	expect_ok("write_bw", &o);
+	CU_ASSERT(!o.events);
+	expect_ok("-i --loopback", &o);
+	CU_ASSERT(o.interactive && o.loopback && o.mode == NULL);
+	expect_err("--loopback -i", "flag --loopback before the mode");
+
+	/* -R: rdma_cm for the perftest modes, off by default */
+	expect_ok("write_bw -R -p 18600 198.18.0.2", &o);
+	CU_ASSERT(o.rdma_cm && o.port == 18600);
+	expect_ok("send_lat --rdma_cm", &o);
+	CU_ASSERT(o.rdma_cm);
+	expect_ok("read_bw", &o);
+	CU_ASSERT(!o.rdma_cm);
+
 	expect_ok("pingpong -g 1 -s 8192 -n 50 -r 100 -l 3 -m 1024 -p 4000 10.1.1.1",
 		  &o);
 	CU_ASSERT(o.gid_index == 1);
@@ -206,8 +223,7 @@ test_bad_flags(void)
 	expect_err("write_bw -r 8", "bad value \"8\" for -r/--rx-depth: expected 1");
 	expect_err("write_bw -m 1000", "bad value \"1000\" for -m/--mtu: expected one of 256, 512, 1024, 2048, 4096");
 	expect_err("write_bw -x 8", "bad value \"8\" for -x/--gid-index: expected a GID index 0..7");
-	expect_err("write_bw -R", "-R/--rdma_cm is not supported yet");
-	expect_err("send_lat -e", "-e/--events is not supported");
+	expect_err("pingpong -R", "-R/--rdma_cm is not a flag of pingpong");
 	expect_err("write_bw -Q 0", "bad value \"0\" for -Q/--cq-mod: expected a moderation 1..1024");
 	expect_err("write_bw -I 300", "bad value \"300\" for -I/--inline_size: expected an inline size 0..256");
 	expect_err("read_bw -I 16", "-I/--inline_size is only for write and send modes");
@@ -309,6 +325,63 @@ test_key_message_round_trip(void)
 	CU_ASSERT_FATAL(perf_key_format(&a, msg) == 0);
 	msg[PERF_KEY_MSG_LEN - 1] = 'x';
 	CU_ASSERT(perf_key_parse(msg, &b) == -EINVAL);
+}
+
+/*
+ * perftest -R: the binary struct pingpong_dest that ib_write_bw 4.5-0.17
+ * sent over its rdma_cm comm QP (Linux rxe, interop case
+ * write_bw-1024-d+R-server): lid 0, out_reads 1, QPN 0x12, PSN 0xab437a,
+ * RKey 0x34b, VAddr 0x7f60735ad000, GID ::ffff:198.18.0.2, srqn 0,
+ * gid_index 1.
+ */
+static void
+test_key_binary_linux_capture(void)
+{
+	static const uint8_t linux_msg[PERF_DEST_BIN_LEN] = {
+		0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x01,
+		0x00, 0x00, 0x00, 0x12, 0x00, 0xab, 0x43, 0x7a,
+		0x00, 0x00, 0x03, 0x4b, 0x00, 0x00, 0x00, 0x00,
+		0x00, 0x00, 0x7f, 0x60, 0x73, 0x5a, 0xd0, 0x00,
+		0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+		0x00, 0x00, 0xff, 0xff, 0xc6, 0x12, 0x00, 0x02,
+		0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x01,
+	};
+	uint8_t msg[PERF_DEST_BIN_LEN];
+	struct perf_dest d, e;
+
+	memset(&d, 0x77, sizeof(d));
+	CU_ASSERT_FATAL(perf_dest_bin_parse(linux_msg, &d) == 0);
+	CU_ASSERT(d.lid == 0);
+	CU_ASSERT(d.out_reads == 1);
+	CU_ASSERT(d.qpn == 0x12);
+	CU_ASSERT(d.psn == 0xab437a);
+	CU_ASSERT(d.rkey == 0x34b);
+	CU_ASSERT(d.vaddr == 0x7f60735ad000ULL);
+	CU_ASSERT(d.gid[10] == 0xff && d.gid[11] == 0xff && d.gid[12] == 198 &&
+		  d.gid[13] == 18 && d.gid[14] == 0 && d.gid[15] == 2);
+	CU_ASSERT(d.srqn == 0);
+	/* formatted back with gid_index 1: the same 56 bytes */
+	memset(msg, 0x55, sizeof(msg));
+	perf_dest_bin_format(&d, 1, msg);
+	CU_ASSERT(memcmp(msg, linux_msg, sizeof(msg)) == 0);
+	/* every field big-endian, 64-bit VAddr in both halves */
+	d.qpn = 0xabcdef;
+	d.vaddr = 0x0123456789abcdefULL;
+	d.srqn = 0x11223344;
+	perf_dest_bin_format(&d, 0, msg);
+	CU_ASSERT(msg[9] == 0xab && msg[10] == 0xcd && msg[11] == 0xef);
+	CU_ASSERT(msg[24] == 0x01 && msg[31] == 0xef);
+	CU_ASSERT(msg[48] == 0x11 && msg[51] == 0x44 && msg[55] == 0);
+	CU_ASSERT(perf_dest_bin_parse(msg, &e) == 0);
+	CU_ASSERT(e.lid == d.lid && e.out_reads == d.out_reads &&
+		  e.qpn == d.qpn && e.psn == d.psn && e.rkey == d.rkey &&
+		  e.vaddr == d.vaddr && e.srqn == d.srqn &&
+		  memcmp(e.gid, d.gid, 16) == 0);
+	/* a QPN or PSN over 24 bits is refused and *d left alone */
+	msg[8] = 0x01;
+	e.qpn = 7;
+	CU_ASSERT(perf_dest_bin_parse(msg, &e) == -EINVAL);
+	CU_ASSERT(e.qpn == 7);
 }
 
 static void
@@ -540,6 +613,8 @@ static CU_TestInfo opts_tests[] = {
 static CU_TestInfo proto_tests[] = {
 	{ "key message = the README example", test_key_message_readme_example },
 	{ "key message round trip and errors", test_key_message_round_trip },
+	{ "binary key message (-R) = a Linux perftest capture",
+	  test_key_binary_linux_capture },
 	{ "ibv_rc_pingpong message = the README example", test_pingpong_message },
 	{ "version, sys data and MTU messages", test_prefix_messages },
 	{ "bandwidth report fields", test_report_fields },

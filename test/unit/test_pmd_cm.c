@@ -188,7 +188,7 @@ test_pmd_connect(void)
 	struct roce_cm_addr dst, any;
 	struct roce_cm_event *e;
 	struct roce_cm_id *id[2];
-	struct roce_counter c[64];
+	struct roce_counter c[128];
 	uint64_t end;
 	int cycle, ret, i, n;
 	bool seen_gsi = false;

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "../bench.h"
+#include "../events.h"
 #include "../port.h"
 
 enum {
@@ -155,6 +156,12 @@ pp_run(struct bench *b)
 		if (n < 0) {
 			BENCH_ERR(b, "poll CQ failed %d\n", n);
 			return n;
+		}
+		if (n == 0 && b->ev != NULL) {
+			/* -e: rc_pingpong's ibv_get_cq_event() */
+			ret = bench_events_wait(b);
+			if (ret != 0)
+				return ret;
 		}
 		for (k = 0; k < n; k++) {
 			if (wc[k].status != ROCE_WC_SUCCESS) {

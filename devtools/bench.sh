@@ -1,0 +1,532 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# The performance suite (doc/guides/performance.rst). Not part of the tests:
+# it builds with release flags in its own build directory, reserves huge
+# pages (and gives the old count back), and measures on this machine, in one
+# run, the bounds and the product side by side:
+#
+#   1. bound    the receive path's per-byte work on one core (ISA-L ICRC over
+#               the frame + one copy into a registered buffer), and memcpy
+#   2. io       dpdk-testpmd io forwarding on the embedded link (net_ring
+#               pair, and net_memif), 64 B and 4 KB frames
+#   3. loopback ernic-testpmd --loopback (two net_ernic ports on a net_ring
+#               pair, one lcore polling each): write/read/send bandwidth over
+#               5 sizes with 1 and 64 QPs, write/send latency, 64 B message
+#               rate with post lists
+#   4. qps      aggregate 4 KB WRITE bandwidth with 1, 64, 1024, 16384 QPs
+#   5. workers  1 and 2 workers per port (net_memif pair, workers=N)
+#   6. cost     instructions per message and per packet from callgrind over
+#               the deterministic fake link (build/test/roce-cost), printed
+#
+# Output (BENCH_OUT, default build/bench): results.json (one object per
+# row: name, bytes, qps, lcores, gbps, mpps, lat_typical_us, lat_99_us,
+# lat_999_us, and a few more), results.md (the rows, the targets as ratios
+# against the bounds of the same run, the instruction counts), bw.png (the
+# bandwidth plot, when gnuplot is installed), raw.jsonl and logs/.
+#
+# Usage: devtools/bench.sh [STEP...]       (default: every step)
+# Environment:
+#   BENCH_BUILD_DIR   build directory (build-bench)
+#   BENCH_OUT         output directory (build/bench)
+#   BENCH_SECONDS     seconds per bandwidth row (-D) (4)
+#   BENCH_LAT_ITERS   iterations per latency row (20000)
+#   BENCH_HUGEPAGES   2 MB pages to reserve while running (1536)
+#   BENCH_QUICK=1     fewer rows and shorter runs (a smoke run)
+# A row that fails is recorded with its error and the run goes on; the exit
+# status is 1 when any row failed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+build_dir=${BENCH_BUILD_DIR:-build-bench}
+out=${BENCH_OUT:-build/bench}
+secs=${BENCH_SECONDS:-4}
+lat_iters=${BENCH_LAT_ITERS:-20000}
+huge_want=${BENCH_HUGEPAGES:-1536}
+quick=${BENCH_QUICK:-0}
+steps=("$@")
+[ ${#steps[@]} -eq 0 ] && steps=(bound io loopback qps workers cost)
+
+if [ "$quick" = 1 ]; then
+	secs=${BENCH_SECONDS:-1}
+	lat_iters=${BENCH_LAT_ITERS:-2000}
+fi
+
+raw=$out/raw.jsonl
+logs=$out/logs
+failed=0
+eal_mem=()
+nr_file=/proc/sys/vm/nr_hugepages
+huge_orig=""
+
+say() { echo "bench: $*"; }
+
+# ---------------------------------------------------------------- set-up
+
+want_step() {
+	local s
+	for s in "${steps[@]}"; do
+		[ "$s" = "$1" ] && return 0
+	done
+	return 1
+}
+
+check_steps() {
+	local s
+	for s in "${steps[@]}"; do
+		case "$s" in
+		bound|io|loopback|qps|workers|cost) ;;
+		*) echo "bench.sh: unknown step '$s' (bound io loopback qps workers cost)" >&2
+		   exit 2 ;;
+		esac
+	done
+}
+
+build() {
+	devtools/deps.sh build bench
+	BUILD_DIR=$build_dir devtools/build.sh -Dbuildtype=release \
+		-Db_ndebug=true
+	mkdir -p "$out" "$logs"
+	: >"$raw"
+}
+
+restore_hugepages() {
+	if [ -n "$huge_orig" ]; then
+		echo "$huge_orig" >"$nr_file" 2>/dev/null || true
+		say "huge pages: back to $huge_orig"
+	fi
+}
+
+free_hugepages() {
+	awk '/^HugePages_Free:/ { print $2; exit }' /proc/meminfo
+}
+
+# Reserve huge pages for the run; --in-memory so that nothing is left in
+# hugetlbfs and concurrent DPDK processes do not clash.
+setup_memory() {
+	if [ "$(id -u)" -eq 0 ] && [ -w "$nr_file" ]; then
+		huge_orig=$(cat "$nr_file")
+		trap restore_hugepages EXIT
+		if [ "$huge_orig" -lt "$huge_want" ]; then
+			echo "$huge_want" >"$nr_file" 2>/dev/null || true
+		fi
+		if ! grep -q hugetlbfs /proc/mounts; then
+			mkdir -p /dev/hugepages
+			mount -t hugetlbfs nodev /dev/hugepages || true
+		fi
+	fi
+	if [ "$(free_hugepages)" -ge 768 ] && grep -q hugetlbfs /proc/mounts; then
+		eal_mem=(--in-memory -m 1400)
+		say "memory: $(free_hugepages) free 2 MB huge pages (was $huge_orig reserved), EAL --in-memory -m 1400"
+	else
+		eal_mem=(--no-huge -m 2048 --no-shconf)
+		say "memory: not enough huge pages, EAL --no-huge -m 2048 (slower)"
+	fi
+}
+
+# Append one JSON object (a Python dict literal built from key=value
+# arguments) to raw.jsonl.
+record() {
+	python3 - "$raw" "$@" <<'EOF'
+import json, sys
+row = {}
+for kv in sys.argv[2:]:
+    k, v = kv.split('=', 1)
+    try:
+        row[k] = json.loads(v)
+    except ValueError:
+        row[k] = v
+with open(sys.argv[1], 'a') as f:
+    f.write(json.dumps(row) + '\n')
+EOF
+}
+
+# ---------------------------------------------------------------- 1. bound
+
+step_bound() {
+	local log=$logs/bound.log
+	say "1. physical bound: ICRC + copy per byte on one core (test/roce-bound)"
+	if ! "$build_dir/test/roce-bound" --seconds "$secs" --cpu 1 \
+		>"$log" 2>&1; then
+		say "   FAILED (see $log)"
+		failed=1
+		return
+	fi
+	python3 - "$log" "$raw" <<'EOF'
+import json, sys
+with open(sys.argv[2], 'a') as out:
+    for line in open(sys.argv[1]):
+        if not line.startswith('{'):
+            continue
+        r = json.loads(line)
+        row = {'name': r['name'], 'bytes': r['payload'], 'qps': 0,
+               'lcores': 1, 'gbps': r['gbps'], 'mpps': r['mpps'],
+               'gbytes_per_s': r['gbytes_per_s'], 'step': 'bound'}
+        out.write(json.dumps(row) + '\n')
+        print('   %-16s %6d B  %8.2f GB/s  %8.2f Gb/s  %7.3f Mpps'
+              % (r['name'], r['payload'], r['gbytes_per_s'], r['gbps'],
+                 r['mpps']))
+EOF
+}
+
+# ---------------------------------------------------------------- 2. io
+
+# testpmd io forwarding between two ports; the packets injected by
+# --tx-first circulate. Prints the median of the summed Rx-pps samples.
+testpmd_pps() {
+	local size=$1 log=$2
+	shift 2
+	local mbuf=$((size + 256))
+	[ $mbuf -lt 2176 ] && mbuf=2176
+	timeout -s INT $((secs + 10)) dpdk-testpmd -l 0-1 "${eal_mem[@]}" \
+		--no-pci --log-level=lib.eal:error --no-telemetry "$@" -- \
+		--forward-mode=io --tx-first --nb-cores=1 --stats-period=1 \
+		--txpkts="$size" --mbuf-size="$mbuf" --total-num-mbufs=8192 \
+		--burst=32 --no-lsc-interrupt >"$log" 2>&1 </dev/null || true
+	python3 - "$log" <<'EOF'
+import re, statistics, sys
+samples, cur, seen = [], 0, 0
+for line in open(sys.argv[1], errors='replace'):
+    m = re.search(r'Rx-pps:\s+(\d+)', line)
+    if m:
+        cur += int(m.group(1))
+        seen += 1
+        if seen == 2:           # one sample = both ports
+            samples.append(cur)
+            cur, seen = 0, 0
+samples = [x for x in samples if x > 0][1:]   # idle start-up, first partial second
+print(int(statistics.median(samples)) if samples else 0)
+EOF
+}
+
+step_io() {
+	local link size pps sock=/tmp/bench-memif-$$.sock
+	say "2. packet I/O bound: dpdk-testpmd io forwarding"
+	if ! command -v dpdk-testpmd >/dev/null; then
+		say "   dpdk-testpmd missing (Debian package dpdk-dev)"
+		failed=1
+		return
+	fi
+	for link in ring memif; do
+		for size in 64 4096; do
+			local args=()
+			if [ $link = ring ]; then
+				args=(--vdev=net_ring0 --vdev=net_ring1)
+			else
+				args=(--vdev=net_memif0,role=server,socket=$sock,bsize=$((size < 2048 ? 2048 : 8192)),rsize=11
+				      --vdev=net_memif1,role=client,socket=$sock,bsize=$((size < 2048 ? 2048 : 8192)),rsize=11)
+			fi
+			pps=$(testpmd_pps $size "$logs/io-$link-$size.log" "${args[@]}")
+			rm -f "$sock"
+			if [ "$pps" = 0 ]; then
+				say "   io $link $size B: no samples (see $logs/io-$link-$size.log)"
+				failed=1
+				continue
+			fi
+			python3 -c "print('   io %-5s %5d B  %8.3f Mpps  %8.2f Gb/s' % ('$link', $size, $pps / 1e6, $pps * $size * 8 / 1e9))"
+			record name="testpmd_io_$link" bytes=$size qps=0 lcores=1 \
+				mpps="$(python3 -c "print($pps / 1e6)")" \
+				gbps="$(python3 -c "print($pps * $size * 8 / 1e9)")" \
+				step=io link=$link
+		done
+	done
+}
+
+# ---------------------------------------------------------------- 3-5
+
+# One ernic-testpmd --loopback row: NAME LINK WORKERS MODE [flags...]
+# LINK: ring (the built-in net_ring pair) or memif (a net_memif pair with
+# WORKERS workers per port). Records what the --json line says.
+ernic_row() {
+	local name=$1 link=$2 workers=$3 mode=$4
+	shift 4
+	local log=$logs/$name.log vdevs=() sock=/tmp/bench-ernic-$$.sock
+	local tmo=$((secs * 3 + 120)) mem=("${eal_mem[@]}")
+	if [ "$link" = memif ]; then
+		# memif needs the multi-process channel (no --in-memory) and
+		# caps frames at 1518 B: pmtu 1024, as conf/memif-pair.ini
+		mem=(--no-huge -m 2048 --file-prefix=bench-memif-$$)
+		vdevs=(--vdev=net_memif0,role=server,socket=$sock,bsize=2048
+		       --vdev=net_memif1,role=client,socket=$sock,bsize=2048
+		       --vdev=net_ernic0,port=net_memif0,ip=198.18.0.1,pmtu=1024,workers=$workers
+		       --vdev=net_ernic1,port=net_memif1,ip=198.18.0.2,pmtu=1024,workers=$workers)
+	fi
+	if ! timeout $tmo "$build_dir/app/ernic-testpmd" -l 0-1 "${mem[@]}" \
+		--no-pci --log-level=lib.eal:error --no-telemetry "${vdevs[@]}" \
+		-- "$mode" --loopback --json --report_gbits "$@" >"$log" 2>&1; then
+		rm -f "$sock"
+		say "   $name: FAILED (see $log)"
+		record name="$name" step=ernic link=$link workers=$workers \
+			error="\"$(tail -1 "$log" | tr -d '"\\' | cut -c1-200)\""
+		failed=1
+		return
+	fi
+	rm -f "$sock"
+	python3 - "$log" "$raw" "$name" "$link" "$workers" <<'EOF'
+import json, sys
+log, raw, name, link, workers = sys.argv[1:6]
+rows = [json.loads(l) for l in open(log, errors='replace')
+        if l.startswith('{') and '"test"' in l]
+if not rows:
+    sys.exit('no result row')
+r = rows[-1]
+lat = r.get('lat_typical_usec') is not None
+row = {'name': name, 'test': r['test'], 'bytes': r['bytes'],
+       'qps': r.get('qps', 1), 'lcores': 1, 'workers': int(workers),
+       'link': link, 'step': 'ernic',
+       'gbps': None if lat else r.get('bw_avg_gbps'),
+       'mpps': None if lat else r.get('mpps'),
+       'lat_typical_us': r.get('lat_typical_usec'),
+       'lat_99_us': r.get('lat_p99_usec'),
+       'lat_999_us': r.get('lat_p999_usec')}
+if lat:
+    row['mpps'] = 1 / r['lat_typical_usec'] if r['lat_typical_usec'] else None
+    print('   %-28s %8d B  t_typ %7.2f us  99%% %7.2f us  99.9%% %7.2f us'
+          % (name, row['bytes'], row['lat_typical_us'], row['lat_99_us'],
+             row['lat_999_us']))
+    row['mpps'] = None
+else:
+    print('   %-28s %8d B %5d QPs %8.2f Gb/s %8.3f Mpps'
+          % (name, row['bytes'], row['qps'], row['gbps'], row['mpps']))
+with open(raw, 'a') as f:
+    f.write(json.dumps(row) + '\n')
+EOF
+}
+
+step_loopback() {
+	local op size q sizes=(64 512 4096 65536 1048576) qps=(1 64)
+	[ "$quick" = 1 ] && sizes=(64 4096 65536) && qps=(1)
+	say "3. ernic loopback (net_ring pair, 1 lcore per port)"
+	for op in write_bw read_bw send_bw; do
+		for q in "${qps[@]}"; do
+			for size in "${sizes[@]}"; do
+				local extra=()
+				# 64 QPs x 1 MiB x tx depth: keep the buffers in memory
+				[ "$size" -ge 65536 ] && [ "$q" -gt 1 ] && extra=(-t 16)
+				ernic_row "${op}_${size}_q$q" ring 1 $op -s $size \
+					-q $q -D "$secs" "${extra[@]}"
+			done
+		done
+	done
+	for op in write_lat send_lat; do
+		for size in 64 4096; do
+			ernic_row "${op}_$size" ring 1 $op -s $size -n "$lat_iters"
+		done
+	done
+	# message rate: 64 B WRITEs in post lists of 32, one CQE per 128
+	ernic_row msgrate_write_64_pl32 ring 1 write_bw -s 64 -l 32 -t 256 \
+		-Q 128 -n $((quick == 1 ? 64000 : 1280000))
+}
+
+step_qps() {
+	local q list=(1 64 1024 16384)
+	[ "$quick" = 1 ] && list=(1 1024)
+	say "4. QP scaling: aggregate 4 KB WRITE bandwidth"
+	for q in "${list[@]}"; do
+		# 16384 QPs x 128 WRs would need 2 M CQEs a side: -t 8
+		local t=128
+		[ "$q" -ge 1024 ] && t=8
+		ernic_row "qps_write_4096_q$q" ring 1 write_bw -s 4096 -q $q \
+			-t $t -D "$secs"
+	done
+}
+
+step_workers() {
+	local w
+	say "5. worker scaling (net_memif pair, workers=N per port, 64 QPs)"
+	for w in 1 2; do
+		ernic_row "workers_write_4096_w$w" memif $w write_bw -s 4096 \
+			-q 64 -D "$secs"
+	done
+}
+
+# ---------------------------------------------------------------- 6. cost
+
+step_cost() {
+	local spec name args ir
+	say "6. CPU cost: instructions from callgrind over the fake link (test/roce-cost)"
+	if ! command -v valgrind >/dev/null; then
+		say "   valgrind missing: no instruction counts"
+		failed=1
+		return
+	fi
+	for spec in \
+		"write_4096:--op write --size 4096 --msgs 2000" \
+		"write_4096_zc:--op write --size 4096 --msgs 2000 --zero-copy" \
+		"write_65536:--op write --size 65536 --msgs 300" \
+		"read_65536:--op read --size 65536 --msgs 300" \
+		"write_64_pl32:--op write --size 64 --post-list 32 --msgs 5000" \
+		"write_64:--op write --size 64 --msgs 5000" \
+		"send_64:--op send --size 64 --msgs 5000"; do
+		name=${spec%%:*}
+		args=${spec#*:}
+		# shellcheck disable=SC2086
+		if ! valgrind --tool=callgrind --collect-atstart=no \
+			--callgrind-out-file="$logs/cost-$name.callgrind" \
+			"$build_dir/test/roce-cost" $args --warmup 200 \
+			>"$logs/cost-$name.json" 2>"$logs/cost-$name.log"; then
+			say "   cost $name: FAILED (see $logs/cost-$name.log)"
+			failed=1
+			continue
+		fi
+		ir=$(sed -n 's/.*Collected : \([0-9]*\).*/\1/p' "$logs/cost-$name.log")
+		callgrind_annotate "$logs/cost-$name.callgrind" 2>/dev/null |
+			grep -E '^ *[0-9,]+ \(' | head -25 >"$logs/cost-$name.top" || true
+		python3 - "$logs/cost-$name.json" "$raw" "$name" "$ir" <<'EOF'
+import json, sys
+r = json.loads(open(sys.argv[1]).read().strip().splitlines()[-1])
+name, ir = sys.argv[3], int(sys.argv[4])
+row = {'name': 'cost_' + name, 'step': 'cost', 'bytes': r['bytes'],
+       'qps': r['qps'], 'lcores': 1, 'instructions': ir,
+       'msgs': r['msgs'], 'pkts': r['pkts'], 'data_pkts': r['data_pkts'],
+       'instr_per_msg': ir / r['msgs'], 'instr_per_pkt': ir / r['pkts'],
+       'instr_per_data_pkt': ir / r['data_pkts'],
+       'zero_copy': r['zero_copy'], 'post_list': r['post_list']}
+print('   %-16s %8.0f instructions/message  %7.0f /data packet  %7.0f /packet (ACKs included)'
+      % (name, row['instr_per_msg'], row['instr_per_data_pkt'],
+         row['instr_per_pkt']))
+with open(sys.argv[2], 'a') as f:
+    f.write(json.dumps(row) + '\n')
+EOF
+	done
+	say "   (both ends, per message; profiles: $logs/cost-*.top, callgrind_annotate $logs/cost-*.callgrind)"
+}
+
+# ---------------------------------------------------------------- report
+
+report() {
+	python3 - "$raw" "$out" <<'EOF'
+import json, os, sys
+raw, out = sys.argv[1], sys.argv[2]
+rows = [json.loads(l) for l in open(raw)]
+cols = ['name', 'bytes', 'qps', 'lcores', 'gbps', 'mpps', 'lat_typical_us',
+        'lat_99_us', 'lat_999_us']
+for r in rows:
+    for c in cols:
+        r.setdefault(c, None)
+with open(os.path.join(out, 'results.json'), 'w') as f:
+    json.dump(rows, f, indent=1)
+by = {r['name']: r for r in rows}
+
+def val(name, key):
+    r = by.get(name)
+    return None if r is None else r.get(key)
+
+def ratio(a, b):
+    return None if a is None or not b else a / b
+
+def fmt(v, nd=2):
+    return '-' if v is None else ('%.*f' % (nd, v) if isinstance(v, float) else str(v))
+
+md = ['# softernic performance run', '',
+      'Figures of one run on one machine; bounds measured in the same run.',
+      'Wall-clock figures depend on the machine load; instruction counts do not.', '',
+      '## Targets (ratios against the bounds of this run)', '',
+      '| target | measured | bound / goal | ratio | goal | met |',
+      '|---|---|---|---|---|---|']
+def target(label, meas, ref, goal, unit_m, unit_r, higher=True):
+    r = ratio(meas, ref) if ref is not None else None
+    if ref is None:
+        met = None if meas is None else (meas >= goal if higher else meas <= goal)
+    else:
+        met = None if r is None else r >= goal
+    md.append('| %s | %s %s | %s %s | %s | %s%s | %s |' % (
+        label, fmt(meas), unit_m, fmt(ref), unit_r, fmt(r),
+        '>= ' if higher else '<= ', goal,
+        '-' if met is None else ('yes' if met else '**no**')))
+bound = val('bound_icrc_copy', 'gbps')
+target('4 KB WRITE, 1 QP vs ICRC+copy bound', val('write_bw_4096_q1', 'gbps'),
+       bound, 0.8, 'Gb/s', 'Gb/s')
+target('64 B WRITE msg rate vs testpmd io (ring, 64 B)',
+       val('msgrate_write_64_pl32', 'mpps'), val('testpmd_io_ring', 'mpps') if False else
+       next((r['mpps'] for r in rows if r['name'] == 'testpmd_io_ring' and r['bytes'] == 64), None),
+       0.5, 'Mpps', 'Mpps')
+target('64 B WRITE msg rate', val('msgrate_write_64_pl32', 'mpps'), None, 10,
+       'Mpps', '')
+target('64 B write_lat t_typical (us)', val('write_lat_64', 'lat_typical_us'),
+       None, 2, 'us', '', higher=False)
+target('64 B write_lat 99.9 % (us)', val('write_lat_64', 'lat_999_us'),
+       None, 10, 'us', '', higher=False)
+target('16384 QPs vs 1 QP, 4 KB WRITE', val('qps_write_4096_q16384', 'gbps'),
+       val('qps_write_4096_q1', 'gbps'), 0.8, 'Gb/s', 'Gb/s')
+
+md += ['', '## Rows', '', '| ' + ' | '.join(cols + ['vs bound']) + ' |',
+       '|' + '---|' * (len(cols) + 1)]
+for r in rows:
+    if r.get('step') == 'cost':
+        continue
+    vs = ratio(r['gbps'], bound) if r.get('step') == 'ernic' else None
+    cells = [fmt(r[c]) for c in cols] + [fmt(vs)]
+    if r.get('error'):
+        cells[4] = 'failed: ' + str(r['error'])[:60]
+    md.append('| ' + ' | '.join(cells) + ' |')
+cost = [r for r in rows if r.get('step') == 'cost']
+if cost:
+    md += ['', '## CPU cost (callgrind, both ends, fake link)', '',
+           '| run | bytes | post list | zero-copy | instr/message | instr/data packet | instr/packet |',
+           '|---|---|---|---|---|---|---|']
+    for r in cost:
+        md.append('| %s | %d | %d | %s | %.0f | %.0f | %.0f |' % (
+            r['name'], r['bytes'], r['post_list'], r['zero_copy'],
+            r['instr_per_msg'], r['instr_per_data_pkt'], r['instr_per_pkt']))
+with open(os.path.join(out, 'results.md'), 'w') as f:
+    f.write('\n'.join(md) + '\n')
+# plot data: bytes, then one column per series
+series = [('write_bw', 1), ('read_bw', 1), ('send_bw', 1), ('write_bw', 64),
+          ('read_bw', 64), ('send_bw', 64)]
+sizes = sorted({r['bytes'] for r in rows if r.get('step') == 'ernic'
+                and r.get('gbps') is not None and r['name'].endswith(('_q1', '_q64'))
+                and not r['name'].startswith('qps_')})
+with open(os.path.join(out, 'bw.dat'), 'w') as f:
+    f.write('bytes ' + ' '.join('%s_q%d' % s for s in series) + '\n')
+    for b in sizes:
+        vals = []
+        for op, q in series:
+            v = val('%s_%d_q%d' % (op, b, q), 'gbps')
+            vals.append('NaN' if v is None else '%.3f' % v)
+        f.write('%d %s\n' % (b, ' '.join(vals)))
+with open(os.path.join(out, 'bound.txt'), 'w') as f:
+    f.write('%s\n' % (bound if bound is not None else 'NaN'))
+EOF
+	if [ "$(grep -c . "$out/bw.dat")" -lt 2 ]; then
+		say "no bandwidth rows: no plot"
+	elif command -v gnuplot >/dev/null; then
+		local bound
+		bound=$(cat "$out/bound.txt")
+		gnuplot <<EOF || say "gnuplot failed"
+set terminal pngcairo size 900,560 noenhanced
+set output '$out/bw.png'
+set title 'ernic loopback bandwidth (net_ring pair, 1 lcore per port)'
+set logscale x 2
+set xlabel 'message size [B]'
+set ylabel 'Gb/s'
+set key left top
+set grid
+plot for [i=2:7] '$out/bw.dat' using 1:i with linespoints title columnhead(i), \
+     $bound with lines dt 2 lw 2 title 'bound: ICRC + copy, 1 core'
+EOF
+		[ -f "$out/bw.png" ] && say "plot: $out/bw.png"
+	else
+		say "gnuplot not installed: no plot (bw.dat has the data)"
+	fi
+	say "results: $out/results.json, $out/results.md"
+	sed -n '/## Targets/,/## Rows/p' "$out/results.md" | head -n -1
+}
+
+main() {
+	check_steps
+	build
+	if want_step io || want_step loopback || want_step qps ||
+		want_step workers; then
+		setup_memory
+	fi
+	want_step bound && step_bound
+	want_step io && step_io
+	want_step loopback && step_loopback
+	want_step qps && step_qps
+	want_step workers && step_workers
+	want_step cost && step_cost
+	report
+	exit $failed
+}
+
+main

@@ -1,0 +1,1174 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * net_fault: a fault-injecting wrapper vdev (rte_pmd_fault.h). It owns an
+ * underlying port, forwards configuration, queues and start/stop to it,
+ * sends through it untouched (except while the link is down) and impairs
+ * what it receives:
+ *
+ *   underlying rx_burst -> [link down?] -> burst loss -> loss -> corrupt
+ *     -> reorder (hold behind the next frame) -> dup -> delay FIFO
+ *     -> caller
+ *
+ * Each receive queue is owned by the thread that polls it (as any ethdev
+ * queue): its generator, held frame, FIFO and counters need no lock. The
+ * parameters are words the control thread stores atomically and the
+ * receive path loads once per burst.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <bus_vdev_driver.h>
+#include <ethdev_driver.h>
+#include <ethdev_vdev.h>
+#include <rte_cycles.h>
+#include <rte_errno.h>
+#include <rte_kvargs.h>
+#include <rte_malloc.h>
+#include <rte_mbuf.h>
+#include <rte_string_fns.h>
+
+#include "rte_pmd_fault.h"
+
+RTE_LOG_REGISTER(fault_logtype, pmd.net.fault, NOTICE);
+
+#define FAULT_LOG(level, fmt, ...) \
+	rte_log(RTE_LOG_ ## level, fault_logtype, "net_fault: " fmt "\n", \
+		##__VA_ARGS__)
+
+enum {
+	FAULT_MAX_QUEUES = 16,
+	FAULT_BURST = 64,
+	FAULT_FIFO = 8192,		/**< frames in flight per RX queue */
+	FAULT_POOL_SIZE = 2047,		/**< copies (dup, corrupt) */
+	FAULT_POOL_ROOM = RTE_PKTMBUF_HEADROOM + 4096 + 256,
+	FAULT_PPM = 1000000,
+	FAULT_REORDER_US = 100,
+	FAULT_BURST_LEN = 8,
+};
+
+#define FAULT_PARAM_STRING \
+	"port=<underlying port name> loss=<%> burst_loss=<%> " \
+	"burst_len=<frames> reorder=<%> reorder_us=<us> dup=<%> " \
+	"corrupt=<%> delay_us=<us> link_up_ms=<ms> link_down_ms=<ms> " \
+	"seed=<u64>"
+
+/** Counters; rx ones per RX queue, tx ones per TX queue. */
+enum fault_cnt {
+	FAULT_CNT_RX_FRAMES,		/**< read from the underlying port */
+	FAULT_CNT_RX_DELIVERED,		/**< returned by rx_burst */
+	FAULT_CNT_TX_FRAMES,		/**< taken by the underlying port */
+	FAULT_CNT_LOSS,
+	FAULT_CNT_BURST_LOSS,		/**< frames lost in bursts */
+	FAULT_CNT_BURSTS,		/**< bursts started */
+	FAULT_CNT_REORDER,
+	FAULT_CNT_DUP,
+	FAULT_CNT_CORRUPT,
+	FAULT_CNT_DELAYED,
+	FAULT_CNT_LINK_DOWN_RX,
+	FAULT_CNT_LINK_DOWN_TX,
+	FAULT_CNT_FIFO_FULL,
+	FAULT_CNT_NOMBUF,		/**< no copy for a dup (skipped) or a corrupt (dropped) */
+	FAULT_CNT_MAX,
+};
+
+static const char *const fault_cnt_names[FAULT_CNT_MAX] = {
+	[FAULT_CNT_RX_FRAMES] = "rx_frames",
+	[FAULT_CNT_RX_DELIVERED] = "rx_delivered",
+	[FAULT_CNT_TX_FRAMES] = "tx_frames",
+	[FAULT_CNT_LOSS] = "fault_loss",
+	[FAULT_CNT_BURST_LOSS] = "fault_burst_loss",
+	[FAULT_CNT_BURSTS] = "fault_bursts",
+	[FAULT_CNT_REORDER] = "fault_reorder",
+	[FAULT_CNT_DUP] = "fault_dup",
+	[FAULT_CNT_CORRUPT] = "fault_corrupt",
+	[FAULT_CNT_DELAYED] = "fault_delayed",
+	[FAULT_CNT_LINK_DOWN_RX] = "fault_link_down_rx",
+	[FAULT_CNT_LINK_DOWN_TX] = "fault_link_down_tx",
+	[FAULT_CNT_FIFO_FULL] = "fault_drop_fifo_full",
+	[FAULT_CNT_NOMBUF] = "fault_drop_nombuf",
+};
+
+struct fault_port;
+
+struct fault_slot {
+	struct rte_mbuf *m;
+	uint64_t due;		/**< TSC at which it may be delivered */
+};
+
+struct fault_rxq {
+	struct fault_port *p;
+	uint16_t qid;
+	uint64_t rng;		/**< xorshift64* state */
+	uint32_t burst_left;	/**< frames still to lose in this burst */
+	struct rte_mbuf *held;	/**< reordered frame waiting for the next */
+	uint64_t held_until;
+	uint32_t head, tail;	/**< FIFO: free-running indexes */
+	uint64_t cnt[FAULT_CNT_MAX];
+	struct fault_slot fifo[FAULT_FIFO];
+} __rte_cache_aligned;
+
+struct fault_txq {
+	struct fault_port *p;
+	uint16_t qid;
+	uint64_t cnt[FAULT_CNT_MAX];
+} __rte_cache_aligned;
+
+struct fault_port {
+	uint16_t port_id;
+	uint16_t under;
+	bool owned;
+	struct rte_eth_dev_owner owner;
+	struct rte_ether_addr mac;
+	struct rte_mempool *pool;	/**< copies for dup and corrupt */
+	uint64_t seed;
+	uint64_t hz;
+	uint64_t start_tsc;		/**< flap phase origin */
+	uint8_t admin_down;		/**< rte_pmd_fault_set_link(), atomic */
+	struct rte_pmd_fault_params prm;	/**< fields stored atomically */
+	uint64_t base[FAULT_CNT_MAX];	/**< xstats at the last reset */
+};
+
+/* ------------------------------------------------------------------ */
+/* impairment                                                         */
+/* ------------------------------------------------------------------ */
+
+static inline uint64_t
+fault_rng(struct fault_rxq *q)
+{
+	uint64_t x = q->rng;
+
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	q->rng = x;
+	return x * 0x2545f4914f6cdd1dULL;
+}
+
+/* True with probability @p ppm / 1e6 (one draw per call when ppm != 0). */
+static inline bool
+fault_chance(struct fault_rxq *q, uint32_t ppm)
+{
+	if (ppm == 0)
+		return false;
+	return ((fault_rng(q) >> 32) * FAULT_PPM >> 32) < ppm;
+}
+
+static void
+fault_params_load(const struct fault_port *p, struct rte_pmd_fault_params *o)
+{
+	const struct rte_pmd_fault_params *s = &p->prm;
+
+	o->loss_ppm = __atomic_load_n(&s->loss_ppm, __ATOMIC_RELAXED);
+	o->burst_ppm = __atomic_load_n(&s->burst_ppm, __ATOMIC_RELAXED);
+	o->burst_len = __atomic_load_n(&s->burst_len, __ATOMIC_RELAXED);
+	o->reorder_ppm = __atomic_load_n(&s->reorder_ppm, __ATOMIC_RELAXED);
+	o->reorder_us = __atomic_load_n(&s->reorder_us, __ATOMIC_RELAXED);
+	o->dup_ppm = __atomic_load_n(&s->dup_ppm, __ATOMIC_RELAXED);
+	o->corrupt_ppm = __atomic_load_n(&s->corrupt_ppm, __ATOMIC_RELAXED);
+	o->delay_us = __atomic_load_n(&s->delay_us, __ATOMIC_RELAXED);
+	o->link_up_ms = __atomic_load_n(&s->link_up_ms, __ATOMIC_RELAXED);
+	o->link_down_ms = __atomic_load_n(&s->link_down_ms, __ATOMIC_RELAXED);
+}
+
+static void
+fault_params_store(struct fault_port *p, const struct rte_pmd_fault_params *i)
+{
+	struct rte_pmd_fault_params *s = &p->prm;
+
+	__atomic_store_n(&s->loss_ppm, i->loss_ppm, __ATOMIC_RELAXED);
+	__atomic_store_n(&s->burst_ppm, i->burst_ppm, __ATOMIC_RELAXED);
+	__atomic_store_n(&s->burst_len, i->burst_len, __ATOMIC_RELAXED);
+	__atomic_store_n(&s->reorder_ppm, i->reorder_ppm, __ATOMIC_RELAXED);
+	__atomic_store_n(&s->reorder_us, i->reorder_us, __ATOMIC_RELAXED);
+	__atomic_store_n(&s->dup_ppm, i->dup_ppm, __ATOMIC_RELAXED);
+	__atomic_store_n(&s->corrupt_ppm, i->corrupt_ppm, __ATOMIC_RELAXED);
+	__atomic_store_n(&s->delay_us, i->delay_us, __ATOMIC_RELAXED);
+	__atomic_store_n(&s->link_up_ms, i->link_up_ms, __ATOMIC_RELAXED);
+	__atomic_store_n(&s->link_down_ms, i->link_down_ms, __ATOMIC_RELAXED);
+}
+
+static int
+fault_params_check(const struct rte_pmd_fault_params *i)
+{
+	if (i->loss_ppm > FAULT_PPM || i->burst_ppm > FAULT_PPM ||
+	    i->reorder_ppm > FAULT_PPM || i->dup_ppm > FAULT_PPM ||
+	    i->corrupt_ppm > FAULT_PPM)
+		return -EINVAL;
+	if (i->burst_ppm != 0 && i->burst_len == 0)
+		return -EINVAL;
+	if ((i->link_up_ms == 0) != (i->link_down_ms == 0))
+		return -EINVAL;
+	return 0;
+}
+
+static bool
+fault_link_down(const struct fault_port *p,
+		const struct rte_pmd_fault_params *prm, uint64_t now)
+{
+	uint64_t up, period;
+
+	if (__atomic_load_n(&p->admin_down, __ATOMIC_RELAXED))
+		return true;
+	if (prm->link_up_ms == 0 || prm->link_down_ms == 0)
+		return false;
+	up = (uint64_t)prm->link_up_ms * p->hz / 1000;
+	period = up + (uint64_t)prm->link_down_ms * p->hz / 1000;
+	return period != 0 && (now - p->start_tsc) % period >= up;
+}
+
+static void
+fault_fifo_push(struct fault_rxq *q, struct rte_mbuf *m, uint64_t due)
+{
+	if (q->tail - q->head >= FAULT_FIFO) {
+		q->cnt[FAULT_CNT_FIFO_FULL]++;
+		rte_pktmbuf_free(m);
+		return;
+	}
+	q->fifo[q->tail % FAULT_FIFO].m = m;
+	q->fifo[q->tail % FAULT_FIFO].due = due;
+	q->tail++;
+}
+
+/* Drop every frame in flight on @p q into counter @p c. */
+static void
+fault_rxq_drain(struct fault_rxq *q, enum fault_cnt c)
+{
+	if (q->held != NULL) {
+		rte_pktmbuf_free(q->held);
+		q->held = NULL;
+		q->cnt[c]++;
+	}
+	while (q->head != q->tail) {
+		rte_pktmbuf_free(q->fifo[q->head % FAULT_FIFO].m);
+		q->head++;
+		q->cnt[c]++;
+	}
+}
+
+/* A private copy of @p m (never write into a sender's or shared buffer). */
+static struct rte_mbuf *
+fault_copy(struct fault_rxq *q, const struct rte_mbuf *m)
+{
+	struct rte_mbuf *c = rte_pktmbuf_copy(m, q->p->pool, 0, UINT32_MAX);
+
+	if (c == NULL)
+		q->cnt[FAULT_CNT_NOMBUF]++;
+	return c;
+}
+
+/* Flip one random bit of one random byte of a private copy of @p m. */
+static struct rte_mbuf *
+fault_corrupt(struct fault_rxq *q, struct rte_mbuf *m)
+{
+	struct rte_mbuf *c = fault_copy(q, m), *seg;
+	uint32_t off;
+	uint64_t r;
+
+	rte_pktmbuf_free(m);
+	if (c == NULL || c->pkt_len == 0)
+		return c;
+	r = fault_rng(q);
+	off = (uint32_t)((r >> 32) % c->pkt_len);
+	for (seg = c; seg != NULL && off >= seg->data_len; seg = seg->next)
+		off -= seg->data_len;
+	if (seg != NULL)
+		*rte_pktmbuf_mtod_offset(seg, uint8_t *, off) ^=
+			(uint8_t)(1u << (r & 7));
+	return c;
+}
+
+static void
+fault_impair(struct fault_rxq *q, const struct rte_pmd_fault_params *prm,
+	     struct rte_mbuf *m, uint64_t now, uint64_t delay,
+	     uint64_t hold)
+{
+	struct rte_mbuf *dup = NULL;
+
+	if (q->burst_left > 0) {
+		q->burst_left--;
+		q->cnt[FAULT_CNT_BURST_LOSS]++;
+		rte_pktmbuf_free(m);
+		return;
+	}
+	if (fault_chance(q, prm->burst_ppm)) {
+		q->burst_left = prm->burst_len - 1;
+		q->cnt[FAULT_CNT_BURSTS]++;
+		q->cnt[FAULT_CNT_BURST_LOSS]++;
+		rte_pktmbuf_free(m);
+		return;
+	}
+	if (fault_chance(q, prm->loss_ppm)) {
+		q->cnt[FAULT_CNT_LOSS]++;
+		rte_pktmbuf_free(m);
+		return;
+	}
+	if (fault_chance(q, prm->corrupt_ppm)) {
+		m = fault_corrupt(q, m);
+		if (m == NULL)
+			return;
+		q->cnt[FAULT_CNT_CORRUPT]++;
+	}
+	if (fault_chance(q, prm->dup_ppm)) {
+		dup = fault_copy(q, m);
+		if (dup != NULL)
+			q->cnt[FAULT_CNT_DUP]++;
+	}
+	if (q->held == NULL && fault_chance(q, prm->reorder_ppm)) {
+		/* behind the next frame (or its hold time) */
+		q->cnt[FAULT_CNT_REORDER]++;
+		q->held = m;
+		q->held_until = now + hold;
+		m = dup;
+		dup = NULL;
+		if (m == NULL)
+			return;
+	}
+	if (delay != 0)
+		q->cnt[FAULT_CNT_DELAYED]++;
+	fault_fifo_push(q, m, now + delay);
+	if (dup != NULL)
+		fault_fifo_push(q, dup, now + delay);
+	if (q->held != NULL && q->held != m) {
+		fault_fifo_push(q, q->held, now + delay);
+		q->held = NULL;
+	}
+}
+
+static uint16_t
+fault_rx_burst(void *queue, struct rte_mbuf **pkts, uint16_t nb)
+{
+	struct fault_rxq *q = queue;
+	struct fault_port *p = q->p;
+	struct rte_pmd_fault_params prm;
+	struct rte_mbuf *in[FAULT_BURST];
+	uint64_t now, delay, hold;
+	uint16_t n, i, out = 0;
+
+	fault_params_load(p, &prm);
+	now = rte_rdtsc();
+	if (fault_link_down(p, &prm, now)) {
+		fault_rxq_drain(q, FAULT_CNT_LINK_DOWN_RX);
+		n = rte_eth_rx_burst(p->under, q->qid, in, FAULT_BURST);
+		q->cnt[FAULT_CNT_RX_FRAMES] += n;
+		q->cnt[FAULT_CNT_LINK_DOWN_RX] += n;
+		rte_pktmbuf_free_bulk(in, n);
+		return 0;
+	}
+	if (prm.loss_ppm == 0 && prm.burst_ppm == 0 && prm.reorder_ppm == 0 &&
+	    prm.dup_ppm == 0 && prm.corrupt_ppm == 0 && prm.delay_us == 0 &&
+	    q->head == q->tail && q->held == NULL && q->burst_left == 0) {
+		/* a clean link: straight through */
+		n = rte_eth_rx_burst(p->under, q->qid, pkts, nb);
+		q->cnt[FAULT_CNT_RX_FRAMES] += n;
+		q->cnt[FAULT_CNT_RX_DELIVERED] += n;
+		return n;
+	}
+	delay = (uint64_t)prm.delay_us * p->hz / 1000000;
+	hold = (uint64_t)(prm.reorder_us != 0 ? prm.reorder_us :
+			  FAULT_REORDER_US) * p->hz / 1000000;
+	/* room for every frame read and its duplicate */
+	if (FAULT_FIFO - (q->tail - q->head) >= 2 * FAULT_BURST) {
+		n = rte_eth_rx_burst(p->under, q->qid, in, FAULT_BURST);
+		q->cnt[FAULT_CNT_RX_FRAMES] += n;
+		for (i = 0; i < n; i++)
+			fault_impair(q, &prm, in[i], now, delay, hold);
+	}
+	if (q->held != NULL && (int64_t)(now - q->held_until) >= 0) {
+		fault_fifo_push(q, q->held, now);
+		q->held = NULL;
+	}
+	while (out < nb && q->head != q->tail &&
+	       (int64_t)(now - q->fifo[q->head % FAULT_FIFO].due) >= 0) {
+		pkts[out++] = q->fifo[q->head % FAULT_FIFO].m;
+		q->head++;
+	}
+	q->cnt[FAULT_CNT_RX_DELIVERED] += out;
+	return out;
+}
+
+static uint16_t
+fault_tx_burst(void *queue, struct rte_mbuf **pkts, uint16_t nb)
+{
+	struct fault_txq *q = queue;
+	struct fault_port *p = q->p;
+	struct rte_pmd_fault_params prm;
+	uint16_t sent;
+
+	prm.link_up_ms = __atomic_load_n(&p->prm.link_up_ms, __ATOMIC_RELAXED);
+	prm.link_down_ms = __atomic_load_n(&p->prm.link_down_ms,
+					   __ATOMIC_RELAXED);
+	if (fault_link_down(p, &prm, rte_rdtsc())) {
+		/* the cable is out: the frames leave and are lost */
+		rte_pktmbuf_free_bulk(pkts, nb);
+		q->cnt[FAULT_CNT_LINK_DOWN_TX] += nb;
+		return nb;
+	}
+	sent = rte_eth_tx_burst(p->under, q->qid, pkts, nb);
+	q->cnt[FAULT_CNT_TX_FRAMES] += sent;
+	return sent;
+}
+
+/* ------------------------------------------------------------------ */
+/* dev_ops                                                            */
+/* ------------------------------------------------------------------ */
+
+static const struct eth_dev_ops fault_ops;
+
+static struct fault_port *
+fault_port_get(uint16_t port_id)
+{
+	struct rte_eth_dev *dev;
+
+	if (!rte_eth_dev_is_valid_port(port_id))
+		return NULL;
+	dev = &rte_eth_devices[port_id];
+	if (dev->dev_ops != &fault_ops)
+		return NULL;
+	return dev->data->dev_private;
+}
+
+static int
+fault_dev_configure(struct rte_eth_dev *dev)
+{
+	struct fault_port *p = dev->data->dev_private;
+	struct rte_eth_dev_data *d = dev->data;
+	int ret;
+
+	if (rte_eth_devices[p->under].data->dev_started)
+		rte_eth_dev_stop(p->under);
+	ret = rte_eth_dev_configure(p->under, d->nb_rx_queues,
+				    d->nb_tx_queues, &d->dev_conf);
+	if (ret != 0)
+		FAULT_LOG(ERR, "%s: configuring underlying port %u (%u rxq, %u txq): %s",
+			  d->name, p->under, d->nb_rx_queues, d->nb_tx_queues,
+			  rte_strerror(-ret));
+	return ret;
+}
+
+static int
+fault_dev_infos_get(struct rte_eth_dev *dev, struct rte_eth_dev_info *info)
+{
+	struct fault_port *p = dev->data->dev_private;
+	struct rte_eth_dev_info ui;
+	int ret;
+
+	ret = rte_eth_dev_info_get(p->under, &ui);
+	if (ret != 0)
+		return ret;
+	info->max_mac_addrs = 1;
+	info->min_rx_bufsize = ui.min_rx_bufsize;
+	info->max_rx_pktlen = ui.max_rx_pktlen;
+	info->min_mtu = ui.min_mtu;
+	info->max_mtu = ui.max_mtu;
+	info->max_rx_queues = RTE_MIN(ui.max_rx_queues,
+				      (uint16_t)FAULT_MAX_QUEUES);
+	info->max_tx_queues = RTE_MIN(ui.max_tx_queues,
+				      (uint16_t)FAULT_MAX_QUEUES);
+	info->rx_offload_capa = ui.rx_offload_capa;
+	info->tx_offload_capa = ui.tx_offload_capa;
+	info->rx_queue_offload_capa = ui.rx_queue_offload_capa;
+	info->tx_queue_offload_capa = ui.tx_queue_offload_capa;
+	info->flow_type_rss_offloads = ui.flow_type_rss_offloads;
+	info->reta_size = ui.reta_size;
+	info->hash_key_size = ui.hash_key_size;
+	info->rx_desc_lim = ui.rx_desc_lim;
+	info->tx_desc_lim = ui.tx_desc_lim;
+	info->speed_capa = ui.speed_capa;
+	info->default_rxportconf = ui.default_rxportconf;
+	info->default_txportconf = ui.default_txportconf;
+	info->default_rxconf = ui.default_rxconf;
+	info->default_txconf = ui.default_txconf;
+	return 0;
+}
+
+static void
+fault_rx_queue_release(struct rte_eth_dev *dev, uint16_t qid)
+{
+	struct fault_rxq *q = dev->data->rx_queues[qid];
+
+	if (q == NULL)
+		return;
+	fault_rxq_drain(q, FAULT_CNT_LINK_DOWN_RX);
+	rte_free(q);
+	dev->data->rx_queues[qid] = NULL;
+}
+
+static void
+fault_tx_queue_release(struct rte_eth_dev *dev, uint16_t qid)
+{
+	rte_free(dev->data->tx_queues[qid]);
+	dev->data->tx_queues[qid] = NULL;
+}
+
+static int
+fault_rx_queue_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
+		     unsigned int socket, const struct rte_eth_rxconf *conf,
+		     struct rte_mempool *mp)
+{
+	struct fault_port *p = dev->data->dev_private;
+	struct fault_rxq *q;
+	uint64_t s;
+	int ret, i;
+
+	ret = rte_eth_rx_queue_setup(p->under, qid, nb_desc, socket, conf, mp);
+	if (ret != 0)
+		return ret;
+	q = rte_zmalloc_socket("fault_rxq", sizeof(*q), RTE_CACHE_LINE_SIZE,
+			       (int)socket);
+	if (q == NULL)
+		return -ENOMEM;
+	q->p = p;
+	q->qid = qid;
+	/* splitmix64 of (seed, queue): never 0, distinct per queue */
+	s = p->seed + (uint64_t)(qid + 1) * 0x9e3779b97f4a7c15ULL;
+	for (i = 0; i < 2; i++) {
+		s = (s ^ (s >> 30)) * 0xbf58476d1ce4e5b9ULL;
+		s = (s ^ (s >> 27)) * 0x94d049bb133111ebULL;
+		s ^= s >> 31;
+	}
+	q->rng = s != 0 ? s : 1;
+	dev->data->rx_queues[qid] = q;
+	return 0;
+}
+
+static int
+fault_tx_queue_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
+		     unsigned int socket, const struct rte_eth_txconf *conf)
+{
+	struct fault_port *p = dev->data->dev_private;
+	struct fault_txq *q;
+	int ret;
+
+	ret = rte_eth_tx_queue_setup(p->under, qid, nb_desc, socket, conf);
+	if (ret != 0)
+		return ret;
+	q = rte_zmalloc_socket("fault_txq", sizeof(*q), RTE_CACHE_LINE_SIZE,
+			       (int)socket);
+	if (q == NULL)
+		return -ENOMEM;
+	q->p = p;
+	q->qid = qid;
+	dev->data->tx_queues[qid] = q;
+	return 0;
+}
+
+static int
+fault_dev_link_update(struct rte_eth_dev *dev, int wait __rte_unused)
+{
+	struct fault_port *p = dev->data->dev_private;
+	struct rte_pmd_fault_params prm;
+	struct rte_eth_link link;
+
+	memset(&link, 0, sizeof(link));
+	if (!dev->data->dev_started ||
+	    rte_eth_link_get_nowait(p->under, &link) != 0)
+		memset(&link, 0, sizeof(link));
+	fault_params_load(p, &prm);
+	if (fault_link_down(p, &prm, rte_rdtsc()))
+		link.link_status = RTE_ETH_LINK_DOWN;
+	return rte_eth_linkstatus_set(dev, &link);
+}
+
+static int
+fault_dev_start(struct rte_eth_dev *dev)
+{
+	struct fault_port *p = dev->data->dev_private;
+	uint16_t i;
+	int ret;
+
+	ret = rte_eth_dev_start(p->under);
+	if (ret != 0) {
+		FAULT_LOG(ERR, "%s: starting underlying port %u: %s",
+			  dev->data->name, p->under, rte_strerror(-ret));
+		return ret;
+	}
+	p->start_tsc = rte_rdtsc();
+	for (i = 0; i < dev->data->nb_rx_queues; i++)
+		dev->data->rx_queue_state[i] = RTE_ETH_QUEUE_STATE_STARTED;
+	for (i = 0; i < dev->data->nb_tx_queues; i++)
+		dev->data->tx_queue_state[i] = RTE_ETH_QUEUE_STATE_STARTED;
+	fault_dev_link_update(dev, 0);
+	return 0;
+}
+
+static int
+fault_dev_stop(struct rte_eth_dev *dev)
+{
+	struct fault_port *p = dev->data->dev_private;
+	uint16_t i;
+
+	/* frames in flight go now: their pools may go with the caller */
+	for (i = 0; i < dev->data->nb_rx_queues; i++) {
+		if (dev->data->rx_queues[i] != NULL)
+			fault_rxq_drain(dev->data->rx_queues[i],
+					FAULT_CNT_LINK_DOWN_RX);
+		dev->data->rx_queue_state[i] = RTE_ETH_QUEUE_STATE_STOPPED;
+	}
+	for (i = 0; i < dev->data->nb_tx_queues; i++)
+		dev->data->tx_queue_state[i] = RTE_ETH_QUEUE_STATE_STOPPED;
+	if (rte_eth_dev_is_valid_port(p->under))
+		rte_eth_dev_stop(p->under);
+	dev->data->dev_link.link_status = RTE_ETH_LINK_DOWN;
+	return 0;
+}
+
+static void
+fault_port_release(struct rte_eth_dev *dev)
+{
+	struct fault_port *p = dev->data->dev_private;
+	bool under_ok = rte_eth_dev_is_valid_port(p->under);
+	uint16_t i;
+
+	if (dev->data->dev_started && under_ok)
+		rte_eth_dev_stop(p->under);
+	for (i = 0; i < dev->data->nb_rx_queues; i++)
+		fault_rx_queue_release(dev, i);
+	for (i = 0; i < dev->data->nb_tx_queues; i++)
+		fault_tx_queue_release(dev, i);
+	if (p->owned && under_ok)
+		rte_eth_dev_owner_unset(p->under, p->owner.id);
+	p->owned = false;
+	rte_mempool_free(p->pool);
+	p->pool = NULL;
+}
+
+static int
+fault_dev_close(struct rte_eth_dev *dev)
+{
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
+		return 0;
+	fault_port_release(dev);
+	/* mac_addrs is part of dev_private */
+	dev->data->mac_addrs = NULL;
+	return 0;
+}
+
+static void
+fault_cnt_sum(const struct rte_eth_dev *dev, uint64_t v[FAULT_CNT_MAX])
+{
+	const struct fault_rxq *rq;
+	const struct fault_txq *tq;
+	unsigned int i, c;
+
+	memset(v, 0, FAULT_CNT_MAX * sizeof(v[0]));
+	for (i = 0; i < dev->data->nb_rx_queues; i++) {
+		rq = dev->data->rx_queues[i];
+		for (c = 0; rq != NULL && c < FAULT_CNT_MAX; c++)
+			v[c] += rq->cnt[c];
+	}
+	for (i = 0; i < dev->data->nb_tx_queues; i++) {
+		tq = dev->data->tx_queues[i];
+		for (c = 0; tq != NULL && c < FAULT_CNT_MAX; c++)
+			v[c] += tq->cnt[c];
+	}
+}
+
+static int
+fault_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *st)
+{
+	struct fault_port *p = dev->data->dev_private;
+	uint64_t v[FAULT_CNT_MAX];
+	struct rte_eth_stats us;
+
+	if (rte_eth_stats_get(p->under, &us) != 0)
+		memset(&us, 0, sizeof(us));
+	fault_cnt_sum(dev, v);
+	/* what crossed this port; the faults are in xstats */
+	st->ipackets = v[FAULT_CNT_RX_DELIVERED] - p->base[FAULT_CNT_RX_DELIVERED];
+	st->opackets = v[FAULT_CNT_TX_FRAMES] - p->base[FAULT_CNT_TX_FRAMES];
+	st->ibytes = us.ibytes;
+	st->obytes = us.obytes;
+	st->imissed = us.imissed;
+	st->ierrors = us.ierrors;
+	st->oerrors = us.oerrors;
+	st->rx_nombuf = us.rx_nombuf;
+	return 0;
+}
+
+static int
+fault_stats_reset(struct rte_eth_dev *dev)
+{
+	struct fault_port *p = dev->data->dev_private;
+
+	fault_cnt_sum(dev, p->base);
+	return rte_eth_stats_reset(p->under);
+}
+
+static int
+fault_xstats_get_names(struct rte_eth_dev *dev __rte_unused,
+		       struct rte_eth_xstat_name *names, unsigned int size)
+{
+	unsigned int i;
+
+	if (names == NULL || size < FAULT_CNT_MAX)
+		return FAULT_CNT_MAX;
+	for (i = 0; i < FAULT_CNT_MAX; i++)
+		rte_strscpy(names[i].name, fault_cnt_names[i],
+			    sizeof(names[i].name));
+	return FAULT_CNT_MAX;
+}
+
+static int
+fault_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xs,
+		 unsigned int size)
+{
+	struct fault_port *p = dev->data->dev_private;
+	uint64_t v[FAULT_CNT_MAX];
+	unsigned int i;
+
+	if (xs == NULL || size < FAULT_CNT_MAX)
+		return FAULT_CNT_MAX;
+	fault_cnt_sum(dev, v);
+	for (i = 0; i < FAULT_CNT_MAX; i++) {
+		xs[i].id = i;
+		xs[i].value = v[i] - p->base[i];
+	}
+	return FAULT_CNT_MAX;
+}
+
+static int
+fault_xstats_reset(struct rte_eth_dev *dev)
+{
+	struct fault_port *p = dev->data->dev_private;
+
+	fault_cnt_sum(dev, p->base);
+	return 0;
+}
+
+static int
+fault_promiscuous_enable(struct rte_eth_dev *dev)
+{
+	struct fault_port *p = dev->data->dev_private;
+
+	return rte_eth_promiscuous_enable(p->under);
+}
+
+static int
+fault_promiscuous_disable(struct rte_eth_dev *dev)
+{
+	struct fault_port *p = dev->data->dev_private;
+
+	return rte_eth_promiscuous_disable(p->under);
+}
+
+static int
+fault_allmulticast_enable(struct rte_eth_dev *dev)
+{
+	struct fault_port *p = dev->data->dev_private;
+
+	return rte_eth_allmulticast_enable(p->under);
+}
+
+static int
+fault_allmulticast_disable(struct rte_eth_dev *dev)
+{
+	struct fault_port *p = dev->data->dev_private;
+
+	return rte_eth_allmulticast_disable(p->under);
+}
+
+static int
+fault_mtu_set(struct rte_eth_dev *dev, uint16_t mtu)
+{
+	struct fault_port *p = dev->data->dev_private;
+
+	return rte_eth_dev_set_mtu(p->under, mtu);
+}
+
+static int
+fault_mac_addr_set(struct rte_eth_dev *dev, struct rte_ether_addr *addr)
+{
+	struct fault_port *p = dev->data->dev_private;
+	int ret;
+
+	if (rte_is_same_ether_addr(addr, &p->mac))
+		return 0;
+	ret = rte_eth_dev_default_mac_addr_set(p->under, addr);
+	if (ret == 0)
+		p->mac = *addr;
+	return ret;
+}
+
+static int
+fault_mac_addr_add(struct rte_eth_dev *dev, struct rte_ether_addr *addr,
+		   uint32_t index __rte_unused, uint32_t vmdq)
+{
+	struct fault_port *p = dev->data->dev_private;
+
+	return rte_eth_dev_mac_addr_add(p->under, addr, vmdq);
+}
+
+static int
+fault_set_mc_addr_list(struct rte_eth_dev *dev, struct rte_ether_addr *mc,
+		       uint32_t nb)
+{
+	struct fault_port *p = dev->data->dev_private;
+
+	return rte_eth_dev_set_mc_addr_list(p->under, mc, nb);
+}
+
+static const struct eth_dev_ops fault_ops = {
+	.dev_configure = fault_dev_configure,
+	.dev_start = fault_dev_start,
+	.dev_stop = fault_dev_stop,
+	.dev_close = fault_dev_close,
+	.dev_infos_get = fault_dev_infos_get,
+	.link_update = fault_dev_link_update,
+	.rx_queue_setup = fault_rx_queue_setup,
+	.tx_queue_setup = fault_tx_queue_setup,
+	.rx_queue_release = fault_rx_queue_release,
+	.tx_queue_release = fault_tx_queue_release,
+	.stats_get = fault_stats_get,
+	.stats_reset = fault_stats_reset,
+	.xstats_get = fault_xstats_get,
+	.xstats_get_names = fault_xstats_get_names,
+	.xstats_reset = fault_xstats_reset,
+	.promiscuous_enable = fault_promiscuous_enable,
+	.promiscuous_disable = fault_promiscuous_disable,
+	.allmulticast_enable = fault_allmulticast_enable,
+	.allmulticast_disable = fault_allmulticast_disable,
+	.mtu_set = fault_mtu_set,
+	.mac_addr_set = fault_mac_addr_set,
+	.mac_addr_add = fault_mac_addr_add,
+	.set_mc_addr_list = fault_set_mc_addr_list,
+};
+
+/* ------------------------------------------------------------------ */
+/* devargs                                                            */
+/* ------------------------------------------------------------------ */
+
+struct fault_args {
+	char port[RTE_ETH_NAME_MAX_LEN];
+	uint64_t seed;
+	struct rte_pmd_fault_params prm;
+};
+
+/* A percentage in [0, 100] ("1", "0.1", "2.5%") as parts per million. */
+static int
+fault_parse_pct(const char *val, uint32_t *ppm)
+{
+	char *end;
+	double v;
+
+	if (val == NULL || *val == '\0')
+		return -EINVAL;
+	errno = 0;
+	v = strtod(val, &end);
+	if (*end == '%')
+		end++;
+	if (errno != 0 || end == val || *end != '\0' || !(v >= 0.0) ||
+	    v > 100.0)
+		return -EINVAL;
+	*ppm = (uint32_t)(v * 10000.0 + 0.5);
+	return 0;
+}
+
+static int
+fault_parse_u64(const char *val, uint64_t hi, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	if (val == NULL || *val == '\0' || *val == '-')
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(val, &end, 0);
+	if (errno != 0 || *end != '\0' || v > hi)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+static int
+fault_parse_u32(const char *val, uint32_t lo, uint32_t hi, uint32_t *out)
+{
+	uint64_t v;
+
+	if (fault_parse_u64(val, hi, &v) != 0 || v < lo)
+		return -EINVAL;
+	*out = (uint32_t)v;
+	return 0;
+}
+
+enum fault_key_kind { FK_PORT, FK_PCT, FK_U32, FK_SEED };
+
+static const struct {
+	const char *key;
+	enum fault_key_kind kind;
+	size_t off;		/**< into struct rte_pmd_fault_params */
+	uint32_t lo, hi;
+	const char *form;
+} fault_keys[] = {
+	{ "port", FK_PORT, 0, 0, 0, "the name of an existing, unowned port" },
+	{ "loss", FK_PCT, offsetof(struct rte_pmd_fault_params, loss_ppm),
+	  0, 0, "a percentage in [0, 100]" },
+	{ "burst_loss", FK_PCT, offsetof(struct rte_pmd_fault_params, burst_ppm),
+	  0, 0, "a percentage in [0, 100]" },
+	{ "burst_len", FK_U32, offsetof(struct rte_pmd_fault_params, burst_len),
+	  1, 1000000, "frames per loss burst, 1..1000000" },
+	{ "reorder", FK_PCT, offsetof(struct rte_pmd_fault_params, reorder_ppm),
+	  0, 0, "a percentage in [0, 100]" },
+	{ "reorder_us", FK_U32, offsetof(struct rte_pmd_fault_params, reorder_us),
+	  1, 10000000, "microseconds, 1..10000000" },
+	{ "dup", FK_PCT, offsetof(struct rte_pmd_fault_params, dup_ppm),
+	  0, 0, "a percentage in [0, 100]" },
+	{ "corrupt", FK_PCT, offsetof(struct rte_pmd_fault_params, corrupt_ppm),
+	  0, 0, "a percentage in [0, 100]" },
+	{ "delay_us", FK_U32, offsetof(struct rte_pmd_fault_params, delay_us),
+	  0, 10000000, "microseconds, 0..10000000" },
+	{ "link_up_ms", FK_U32, offsetof(struct rte_pmd_fault_params, link_up_ms),
+	  1, 86400000, "milliseconds, 1..86400000" },
+	{ "link_down_ms", FK_U32, offsetof(struct rte_pmd_fault_params, link_down_ms),
+	  1, 86400000, "milliseconds, 1..86400000" },
+	{ "seed", FK_SEED, 0, 0, 0, "an unsigned 64-bit integer" },
+};
+
+static int
+fault_args_parse(const char *name, const char *params, struct fault_args *a)
+{
+	const struct rte_kvargs_pair *pair;
+	struct rte_kvargs *kv;
+	unsigned int i, k;
+	int ret = 0;
+
+	memset(a, 0, sizeof(*a));
+	a->seed = 1;
+	a->prm.burst_len = FAULT_BURST_LEN;
+	a->prm.reorder_us = FAULT_REORDER_US;
+	kv = rte_kvargs_parse(params != NULL ? params : "", NULL);
+	if (kv == NULL) {
+		FAULT_LOG(ERR, "%s: cannot parse devargs \"%s\": expected %s",
+			  name, params, FAULT_PARAM_STRING);
+		return -EINVAL;
+	}
+	for (i = 0; i < kv->count && ret == 0; i++) {
+		pair = &kv->pairs[i];
+		for (k = 0; k < RTE_DIM(fault_keys); k++)
+			if (strcmp(pair->key, fault_keys[k].key) == 0)
+				break;
+		if (k == RTE_DIM(fault_keys)) {
+			FAULT_LOG(ERR, "%s: unknown devarg \"%s\": expected %s",
+				  name, pair->key, FAULT_PARAM_STRING);
+			ret = -EINVAL;
+			break;
+		}
+		if (rte_kvargs_count(kv, pair->key) > 1) {
+			FAULT_LOG(ERR, "%s: devarg %s= given more than once",
+				  name, pair->key);
+			ret = -EINVAL;
+			break;
+		}
+		switch (fault_keys[k].kind) {
+		case FK_PORT:
+			if (pair->value == NULL || *pair->value == '\0' ||
+			    strlen(pair->value) >= sizeof(a->port))
+				ret = -EINVAL;
+			else
+				rte_strlcpy(a->port, pair->value,
+					    sizeof(a->port));
+			break;
+		case FK_PCT:
+			ret = fault_parse_pct(pair->value,
+				RTE_PTR_ADD(&a->prm, fault_keys[k].off));
+			break;
+		case FK_U32:
+			ret = fault_parse_u32(pair->value, fault_keys[k].lo,
+				fault_keys[k].hi,
+				RTE_PTR_ADD(&a->prm, fault_keys[k].off));
+			break;
+		case FK_SEED:
+			ret = fault_parse_u64(pair->value, UINT64_MAX,
+					      &a->seed);
+			break;
+		}
+		if (ret != 0)
+			FAULT_LOG(ERR, "%s: bad devarg %s=%s: expected %s",
+				  name, pair->key,
+				  pair->value != NULL ? pair->value : "",
+				  fault_keys[k].form);
+	}
+	rte_kvargs_free(kv);
+	if (ret != 0)
+		return ret;
+	if (a->port[0] == '\0') {
+		FAULT_LOG(ERR, "%s: missing devarg port= (the port to impair, e.g. net_ring0)",
+			  name);
+		return -EINVAL;
+	}
+	if ((a->prm.link_up_ms == 0) != (a->prm.link_down_ms == 0)) {
+		FAULT_LOG(ERR, "%s: link_up_ms= and link_down_ms= go together (a flap: up, then down, repeated)",
+			  name);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* probe / remove                                                     */
+/* ------------------------------------------------------------------ */
+
+static int
+fault_probe(struct rte_vdev_device *vdev)
+{
+	const char *name = rte_vdev_device_name(vdev);
+	char pname[RTE_MEMPOOL_NAMESIZE];
+	struct rte_eth_dev_owner o;
+	struct rte_eth_dev *dev;
+	struct fault_port *p;
+	struct fault_args a;
+	uint16_t under;
+	int socket, ret;
+
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY) {
+		FAULT_LOG(ERR, "%s: secondary processes are not supported",
+			  name);
+		return -ENOTSUP;
+	}
+	ret = fault_args_parse(name, rte_vdev_device_args(vdev), &a);
+	if (ret != 0)
+		return ret;
+	if (rte_eth_dev_get_port_by_name(a.port, &under) != 0) {
+		FAULT_LOG(ERR, "%s: bad devarg port=%s: no such ethdev (expected the name of an existing port, e.g. net_ring0)",
+			  name, a.port);
+		return -ENODEV;
+	}
+	if (rte_eth_dev_owner_get(under, &o) == 0 &&
+	    o.id != RTE_ETH_DEV_NO_OWNER) {
+		FAULT_LOG(ERR, "%s: bad devarg port=%s: the port is owned by \"%s\"",
+			  name, a.port, o.name);
+		return -EBUSY;
+	}
+	socket = rte_eth_dev_socket_id(under);
+	if (socket < 0)
+		socket = (int)rte_socket_id();
+	vdev->device.numa_node = socket;
+	dev = rte_eth_vdev_allocate(vdev, sizeof(*p));
+	if (dev == NULL) {
+		FAULT_LOG(ERR, "%s: cannot allocate the ethdev", name);
+		return -ENOMEM;
+	}
+	p = dev->data->dev_private;
+	p->port_id = dev->data->port_id;
+	p->under = under;
+	p->seed = a.seed;
+	p->hz = rte_get_tsc_hz();
+	fault_params_store(p, &a.prm);
+	if (rte_eth_macaddr_get(under, &p->mac) != 0)
+		rte_eth_random_addr(p->mac.addr_bytes);
+
+	ret = rte_eth_dev_owner_new(&p->owner.id);
+	if (ret == 0) {
+		snprintf(p->owner.name, sizeof(p->owner.name), "%s", name);
+		ret = rte_eth_dev_owner_set(under, &p->owner);
+	}
+	if (ret != 0) {
+		FAULT_LOG(ERR, "%s: cannot take ownership of port %s: %s",
+			  name, a.port, rte_strerror(-ret));
+		goto fail;
+	}
+	p->owned = true;
+	snprintf(pname, sizeof(pname), "fault%u_cp", p->port_id);
+	p->pool = rte_pktmbuf_pool_create(pname, FAULT_POOL_SIZE, 64, 0,
+					  FAULT_POOL_ROOM, socket);
+	if (p->pool == NULL) {
+		ret = -rte_errno;
+		FAULT_LOG(ERR, "%s: cannot create mbuf pool %s: %s", name,
+			  pname, rte_strerror(rte_errno));
+		goto fail;
+	}
+	dev->data->mac_addrs = &p->mac;
+	dev->data->dev_link.link_status = RTE_ETH_LINK_DOWN;
+	dev->data->dev_link.link_autoneg = RTE_ETH_LINK_AUTONEG;
+	dev->dev_ops = &fault_ops;
+	dev->rx_pkt_burst = fault_rx_burst;
+	dev->tx_pkt_burst = fault_tx_burst;
+	rte_eth_dev_probing_finish(dev);
+	FAULT_LOG(INFO, "%s: port %u on %s (port %u): loss %u burst %u x %u reorder %u dup %u corrupt %u ppm, delay %u us, flap %u/%u ms, seed %" PRIu64,
+		  name, p->port_id, a.port, under, a.prm.loss_ppm,
+		  a.prm.burst_ppm, a.prm.burst_len, a.prm.reorder_ppm,
+		  a.prm.dup_ppm, a.prm.corrupt_ppm, a.prm.delay_us,
+		  a.prm.link_up_ms, a.prm.link_down_ms, a.seed);
+	return 0;
+fail:
+	fault_port_release(dev);
+	dev->data->mac_addrs = NULL;
+	rte_eth_dev_release_port(dev);
+	return ret;
+}
+
+static int
+fault_remove(struct rte_vdev_device *vdev)
+{
+	struct rte_eth_dev *dev;
+
+	dev = rte_eth_dev_allocated(rte_vdev_device_name(vdev));
+	if (dev == NULL)
+		return 0;	/* closed by rte_eth_dev_close() already */
+	fault_dev_close(dev);
+	rte_eth_dev_release_port(dev);
+	return 0;
+}
+
+static struct rte_vdev_driver fault_vdev_drv = {
+	.probe = fault_probe,
+	.remove = fault_remove,
+};
+
+RTE_PMD_REGISTER_VDEV(net_fault, fault_vdev_drv);
+RTE_PMD_REGISTER_PARAM_STRING(net_fault, FAULT_PARAM_STRING);
+
+/* ------------------------------------------------------------------ */
+/* rte_pmd_fault.h                                                    */
+/* ------------------------------------------------------------------ */
+
+int
+rte_pmd_fault_get_params(uint16_t port_id, struct rte_pmd_fault_params *prm)
+{
+	struct fault_port *p = fault_port_get(port_id);
+
+	if (p == NULL)
+		return -ENODEV;
+	if (prm == NULL)
+		return -EINVAL;
+	fault_params_load(p, prm);
+	return 0;
+}
+
+int
+rte_pmd_fault_set_params(uint16_t port_id,
+			 const struct rte_pmd_fault_params *prm)
+{
+	struct fault_port *p = fault_port_get(port_id);
+	struct rte_pmd_fault_params c;
+
+	if (p == NULL)
+		return -ENODEV;
+	if (prm == NULL || fault_params_check(prm) != 0)
+		return -EINVAL;
+	c = *prm;
+	if (c.burst_len == 0)
+		c.burst_len = FAULT_BURST_LEN;
+	fault_params_store(p, &c);
+	return 0;
+}
+
+int
+rte_pmd_fault_set_link(uint16_t port_id, bool up)
+{
+	struct fault_port *p = fault_port_get(port_id);
+
+	if (p == NULL)
+		return -ENODEV;
+	__atomic_store_n(&p->admin_down, up ? 0 : 1, __ATOMIC_RELAXED);
+	return 0;
+}
+
+int
+rte_pmd_fault_underlying_port(uint16_t port_id)
+{
+	struct fault_port *p = fault_port_get(port_id);
+
+	return p != NULL ? p->under : -ENODEV;
+}

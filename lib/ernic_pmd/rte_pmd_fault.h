@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#ifndef RTE_PMD_FAULT_H
+#define RTE_PMD_FAULT_H
+
+/**
+ * @file
+ * net_fault: a fault-injecting wrapper port (doc/guides/pmd.rst, net_fault).
+ *
+ * A net_fault port takes ownership of an underlying port (port=) and passes
+ * frames through it, impairing the frames it *receives*: random loss, loss
+ * bursts, reordering, duplication, corruption (one bit flipped), a fixed
+ * delay, and link down/up (administrative or a periodic flap). Put one on
+ * each end of a link to impair both directions:
+ *
+ *   --vdev=net_ring0 ... --vdev=net_fault0,port=net_ring0,loss=1,seed=7
+ *   --vdev=net_ernic0,port=net_fault0,ip=198.18.0.1
+ *
+ * Every receive queue has its own generator seeded from seed= and the
+ * queue index: the same sequence of frames on a queue sees the same faults
+ * on every run. Every injected fault is counted in the port's xstats
+ * ("fault_*"). Rates are in parts per million here, percent in devargs.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Impairments of a net_fault port (all 0: a transparent port). */
+struct rte_pmd_fault_params {
+	uint32_t loss_ppm;	/**< each frame lost independently */
+	uint32_t burst_ppm;	/**< a loss burst starts at this frame... */
+	uint32_t burst_len;	/**< ...and loses this many frames (>= 1) */
+	uint32_t reorder_ppm;	/**< frame held back behind the next one */
+	uint32_t reorder_us;	/**< ...for at most this long (default 100) */
+	uint32_t dup_ppm;	/**< frame delivered twice */
+	uint32_t corrupt_ppm;	/**< one bit of one byte of the frame flipped */
+	uint32_t delay_us;	/**< every frame delivered this much later */
+	uint32_t link_up_ms;	/**< flap: up this long, then... */
+	uint32_t link_down_ms;	/**< ...down this long, repeated (both > 0) */
+};
+
+/**
+ * Current impairments of net_fault port @p port_id.
+ *
+ * @return 0, -ENODEV (not a net_fault port), -EINVAL (@p p NULL)
+ */
+int rte_pmd_fault_get_params(uint16_t port_id,
+			     struct rte_pmd_fault_params *p);
+
+/**
+ * Change the impairments at run time (any thread; each field is taken by
+ * the receive path at its next burst). The seed is not changed.
+ *
+ * @return 0, -ENODEV, -EINVAL (a rate above 1000000 ppm, burst_ppm with
+ *   burst_len 0, only one of link_up_ms/link_down_ms)
+ */
+int rte_pmd_fault_set_params(uint16_t port_id,
+			     const struct rte_pmd_fault_params *p);
+
+/**
+ * Pull (@p up false) or plug back (@p up true) the cable: while down,
+ * every frame sent is freed and counted (fault_link_down_tx), every frame
+ * received or still delayed is dropped (fault_link_down_rx) and the link
+ * reads down. Independent of the link_up_ms/link_down_ms flap.
+ *
+ * @return 0 or -ENODEV
+ */
+int rte_pmd_fault_set_link(uint16_t port_id, bool up);
+
+/**
+ * Port id of the underlying port of net_fault port @p port_id.
+ *
+ * @return the port id, or -ENODEV
+ */
+int rte_pmd_fault_underlying_port(uint16_t port_id);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* RTE_PMD_FAULT_H */

@@ -1,0 +1,992 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Faults, through ports:
+ * - net_fault alone on a net_ring port: devargs, every impairment counted
+ *   and deterministic for a seed, link down/up;
+ * - two net_ernic ports over net_fault (fault_chain.h): peer death in the
+ *   middle of a transfer (RETRY_EXC_ERR then WR_FLUSH_ERR, QP in ERR, no
+ *   mbuf, WQE or timer left, reconnection with fresh PSNs), RNR retry
+ *   exhaustion, CQ overrun, a full send queue, empty mempools on either
+ *   side (counted, then recovered by retransmission).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_bus_vdev.h>
+#include <rte_cycles.h>
+#include <rte_eth_ring.h>
+#include <rte_ethdev.h>
+#include <rte_ring.h>
+
+#include "fault_chain.h"
+#include "roce_qp.h"
+#include "roce_worker.h"
+#include "rte_pmd_ernic.h"
+#include "rte_pmd_fault.h"
+#include "test_common.h"
+
+/* ------------------------------------------------------------------ */
+/* net_fault on its own                                               */
+/* ------------------------------------------------------------------ */
+
+static char *log_buf;
+static size_t log_len;
+static FILE *log_f;
+
+static void
+log_capture_start(void)
+{
+	free(log_buf);
+	log_buf = NULL;
+	log_f = open_memstream(&log_buf, &log_len);
+	rte_openlog_stream(log_f);
+}
+
+static const char *
+log_capture_end(void)
+{
+	rte_openlog_stream(NULL);
+	fclose(log_f);
+	return log_buf != NULL ? log_buf : "";
+}
+
+/* A net_ring port fed from @p *in (its RX ring) and sending into @p *out. */
+static uint16_t
+ring_port(const char *name, struct rte_ring **in, struct rte_ring **out)
+{
+	char rn[32];
+	int ret;
+
+	snprintf(rn, sizeof(rn), "%s_i", name);
+	*in = rte_ring_create(rn, 32768, 0, 0);
+	snprintf(rn, sizeof(rn), "%s_o", name);
+	*out = rte_ring_create(rn, 32768, 0, 0);
+	CU_ASSERT_FATAL(*in != NULL && *out != NULL);
+	ret = rte_eth_from_rings(name, in, 1, out, 1, 0);
+	CU_ASSERT_FATAL(ret >= 0);
+	return (uint16_t)ret;
+}
+
+static void
+ring_free(struct rte_ring *r)
+{
+	void *m;
+
+	while (rte_ring_dequeue(r, &m) == 0)
+		rte_pktmbuf_free(m);
+	rte_ring_free(r);
+}
+
+/* Frame @p seq: 60 bytes, the sequence number at offset 20. */
+static void
+inject_seq(struct rte_ring *in, uint32_t first, uint32_t n)
+{
+	static struct rte_mempool *mp;
+	uint8_t f[60];
+	struct rte_mbuf *m;
+	uint32_t i;
+
+	if (mp == NULL)
+		mp = rte_pktmbuf_pool_create("fault_inj", 65535, 256, 0,
+					     RTE_PKTMBUF_HEADROOM + 128,
+					     SOCKET_ID_ANY);
+	CU_ASSERT_FATAL(mp != NULL);
+	memset(f, 0x5a, sizeof(f));
+	for (i = 0; i < n; i++) {
+		uint32_t s = first + i;
+
+		memcpy(f + 20, &s, 4);
+		m = rte_pktmbuf_alloc(mp);
+		CU_ASSERT_FATAL(m != NULL);
+		memcpy(rte_pktmbuf_append(m, sizeof(f)), f, sizeof(f));
+		CU_ASSERT_FATAL(rte_ring_enqueue(in, m) == 0);
+	}
+}
+
+static uint32_t
+frame_seq(const struct rte_mbuf *m)
+{
+	uint32_t s;
+
+	memcpy(&s, rte_pktmbuf_mtod_offset(m, const uint8_t *, 20), 4);
+	return s;
+}
+
+/*
+ * Receive everything from @p port for @p us microseconds at least and until
+ * nothing more comes; sequence numbers into @p seq (up to @p max).
+ * Returns how many frames were received.
+ */
+static uint32_t
+drain_port(uint16_t port, uint32_t *seq, uint32_t max, struct rte_mbuf **keep,
+	   uint64_t us)
+{
+	struct rte_mbuf *m[64];
+	uint64_t end = rte_rdtsc() + us * rte_get_tsc_hz() / 1000000;
+	uint32_t got = 0;
+	uint16_t n, i;
+
+	for (;;) {
+		n = rte_eth_rx_burst(port, 0, m, RTE_DIM(m));
+		for (i = 0; i < n; i++) {
+			if (got < max) {
+				if (seq != NULL)
+					seq[got] = frame_seq(m[i]);
+				if (keep != NULL) {
+					keep[got] = m[i];
+					m[i] = NULL;
+				}
+			}
+			got++;
+			rte_pktmbuf_free(m[i]);
+		}
+		if (n == 0 && (int64_t)(rte_rdtsc() - end) >= 0)
+			break;
+	}
+	return got;
+}
+
+static uint64_t
+xs(uint16_t port, const char *name)
+{
+	return fault_chain_xstat(port, name);
+}
+
+static void
+test_devargs(void)
+{
+	static const struct {
+		const char *args;
+		const char *log;
+	} bad[] = {
+		{ "", "missing devarg port=" },
+		{ "loss=1", "missing devarg port=" },
+		{ "port=nosuch", "port=nosuch: no such ethdev" },
+		{ "port=net_ring_fdev,loss=101", "bad devarg loss=101" },
+		{ "port=net_ring_fdev,loss=-1", "bad devarg loss=-1" },
+		{ "port=net_ring_fdev,dup=1x", "bad devarg dup=1x" },
+		{ "port=net_ring_fdev,burst_len=0", "bad devarg burst_len=0" },
+		{ "port=net_ring_fdev,delay_us=abc", "bad devarg delay_us=abc" },
+		{ "port=net_ring_fdev,seed=-3", "bad devarg seed=-3" },
+		{ "port=net_ring_fdev,link_up_ms=10", "go together" },
+		{ "port=net_ring_fdev,jitter=1", "unknown devarg \"jitter\"" },
+		{ "port=net_ring_fdev,loss=1,loss=2", "loss= given more than once" },
+	};
+	struct rte_pmd_fault_params prm;
+	struct rte_ring *in, *out;
+	struct rte_eth_dev_owner o;
+	uint16_t ring, flt, pid;
+	unsigned int i;
+	const char *log;
+	int ret;
+
+	ring = ring_port("fdev", &in, &out);
+	for (i = 0; i < RTE_DIM(bad); i++) {
+		log_capture_start();
+		ret = rte_vdev_init("net_fault_bad", bad[i].args);
+		log = log_capture_end();
+		CU_ASSERT(ret < 0);
+		if (strstr(log, bad[i].log) == NULL) {
+			fprintf(stderr, "devargs \"%s\": log lacks \"%s\":\n%s\n",
+				bad[i].args, bad[i].log, log);
+			CU_FAIL("probe log does not name the bad devarg");
+		}
+		CU_ASSERT(rte_eth_dev_get_port_by_name("net_fault_bad", &pid) != 0);
+	}
+	/* percentages: "0.1" and "2.5%" */
+	ret = rte_vdev_init("net_fault_ok",
+			    "port=net_ring_fdev,loss=0.1,dup=2.5%,burst_loss=1,burst_len=3,delay_us=7");
+	CU_ASSERT_FATAL(ret == 0);
+	CU_ASSERT_FATAL(rte_eth_dev_get_port_by_name("net_fault_ok", &flt) == 0);
+	CU_ASSERT(rte_pmd_fault_get_params(flt, &prm) == 0);
+	CU_ASSERT(prm.loss_ppm == 1000 && prm.dup_ppm == 25000);
+	CU_ASSERT(prm.burst_ppm == 10000 && prm.burst_len == 3);
+	CU_ASSERT(prm.delay_us == 7 && prm.reorder_us == 100);
+	/* it owns the ring port, which nobody else can take now */
+	CU_ASSERT(rte_eth_dev_owner_get(ring, &o) == 0);
+	CU_ASSERT(strcmp(o.name, "net_fault_ok") == 0);
+	CU_ASSERT(rte_pmd_fault_underlying_port(flt) == ring);
+	CU_ASSERT(rte_pmd_fault_underlying_port(ring) == -ENODEV);
+	log_capture_start();
+	ret = rte_vdev_init("net_fault_two", "port=net_ring_fdev");
+	log = log_capture_end();
+	CU_ASSERT(ret < 0);
+	CU_ASSERT(strstr(log, "owned by \"net_fault_ok\"") != NULL);
+	/* run-time parameters are checked */
+	memset(&prm, 0, sizeof(prm));
+	prm.loss_ppm = 1000001;
+	CU_ASSERT(rte_pmd_fault_set_params(flt, &prm) == -EINVAL);
+	prm.loss_ppm = 0;
+	prm.link_up_ms = 5;
+	CU_ASSERT(rte_pmd_fault_set_params(flt, &prm) == -EINVAL);
+	CU_ASSERT(rte_pmd_fault_set_params(ring, &prm) == -ENODEV);
+	CU_ASSERT(rte_pmd_fault_set_link(ring, false) == -ENODEV);
+	CU_ASSERT(rte_pmd_fault_get_params(flt, NULL) == -EINVAL);
+	/* removal gives the port back */
+	CU_ASSERT(rte_vdev_uninit("net_fault_ok") == 0);
+	CU_ASSERT(rte_eth_dev_owner_get(ring, &o) == 0);
+	CU_ASSERT(o.id == RTE_ETH_DEV_NO_OWNER);
+	rte_eth_dev_close(ring);
+	ring_free(in);
+	ring_free(out);
+}
+
+/* A started net_fault port over a fresh ring port. */
+struct solo {
+	struct rte_ring *in, *out;
+	uint16_t ring, flt;
+	char name[32];
+};
+
+static void
+solo_create(struct solo *s, const char *tag, const char *args)
+{
+	char rn[32], a[256];
+
+	snprintf(rn, sizeof(rn), "fs_%s", tag);
+	s->ring = ring_port(rn, &s->in, &s->out);
+	snprintf(s->name, sizeof(s->name), "net_fault_%s", tag);
+	snprintf(a, sizeof(a), "port=net_ring_%s%s%s", rn,
+		 args[0] != '\0' ? "," : "", args);
+	CU_ASSERT_FATAL(rte_vdev_init(s->name, a) == 0);
+	CU_ASSERT_FATAL(rte_eth_dev_get_port_by_name(s->name, &s->flt) == 0);
+	CU_ASSERT_FATAL(test_port_start(s->flt) == 0);
+}
+
+static void
+solo_destroy(struct solo *s)
+{
+	rte_eth_dev_stop(s->flt);
+	CU_ASSERT(rte_vdev_uninit(s->name) == 0);
+	/* stopped by net_fault already */
+	rte_eth_dev_close(s->ring);
+	ring_free(s->in);
+	ring_free(s->out);
+}
+
+enum { NF = 20000 };
+
+static void
+test_loss_deterministic(void)
+{
+	static uint32_t seq1[NF], seq2[NF];
+	struct solo a, b, c;
+	uint32_t n1, n2, n3, i;
+	uint64_t lost, bl;
+
+	/* 2 % loss and 0.2 % bursts of 5: the same seed, the same frames */
+	solo_create(&a, "det1", "loss=2,burst_loss=0.2,burst_len=5,seed=42");
+	solo_create(&b, "det2", "loss=2,burst_loss=0.2,burst_len=5,seed=42");
+	solo_create(&c, "det3", "loss=2,burst_loss=0.2,burst_len=5,seed=43");
+	inject_seq(a.in, 0, NF);
+	inject_seq(b.in, 0, NF);
+	inject_seq(c.in, 0, NF);
+	n1 = drain_port(a.flt, seq1, NF, NULL, 0);
+	n2 = drain_port(b.flt, seq2, NF, NULL, 0);
+	n3 = drain_port(c.flt, NULL, 0, NULL, 0);
+	CU_ASSERT(n1 == n2);
+	CU_ASSERT(memcmp(seq1, seq2, n1 * sizeof(seq1[0])) == 0);
+	CU_ASSERT(n3 != n1);	/* another seed, other losses */
+	/* in order, each frame at most once */
+	for (i = 1; i < n1; i++)
+		if (seq1[i] <= seq1[i - 1])
+			break;
+	CU_ASSERT(i == n1);
+	lost = xs(a.flt, "fault_loss");
+	bl = xs(a.flt, "fault_burst_loss");
+	CU_ASSERT(xs(a.flt, "rx_frames") == NF);
+	CU_ASSERT(xs(a.flt, "rx_delivered") == n1);
+	CU_ASSERT(lost + bl == NF - n1);
+	/* 2 % of 20000 = 400 (sd ~20); bursts: ~40 x 5 */
+	CU_ASSERT(lost > 300 && lost < 500);
+	CU_ASSERT(bl <= 5 * xs(a.flt, "fault_bursts") &&
+		  bl + 4 >= 5 * xs(a.flt, "fault_bursts"));
+	CU_ASSERT(xs(a.flt, "fault_bursts") > 15 &&
+		  xs(a.flt, "fault_bursts") < 80);
+	/* reset */
+	CU_ASSERT(rte_eth_xstats_reset(a.flt) == 0);
+	CU_ASSERT(xs(a.flt, "fault_loss") == 0);
+	solo_destroy(&a);
+	solo_destroy(&b);
+	solo_destroy(&c);
+}
+
+static void
+test_dup_reorder_corrupt(void)
+{
+	static uint32_t seq[2 * NF];
+	static struct rte_mbuf *keep[64];
+	struct rte_pmd_fault_params prm;
+	struct solo a;
+	uint32_t n, i, swaps = 0, bits, one_bit = 0;
+	uint8_t ref[60];
+
+	solo_create(&a, "drc", "dup=100,seed=1");
+	inject_seq(a.in, 0, 1000);
+	n = drain_port(a.flt, seq, 2 * NF, NULL, 0);
+	/* every frame twice, in a row */
+	CU_ASSERT(n == 2000);
+	for (i = 0; i + 1 < n; i += 2)
+		if (seq[i] != i / 2 || seq[i + 1] != i / 2)
+			break;
+	CU_ASSERT(i >= n - 1);
+	CU_ASSERT(xs(a.flt, "fault_dup") == 1000);
+
+	/* reorder 10 %: a frame behind its successor, never lost */
+	memset(&prm, 0, sizeof(prm));
+	prm.reorder_ppm = 100000;
+	CU_ASSERT(rte_pmd_fault_set_params(a.flt, &prm) == 0);
+	CU_ASSERT(rte_eth_xstats_reset(a.flt) == 0);
+	inject_seq(a.in, 0, 5000);
+	/* 100 us reorder hold by default: the last one comes after it */
+	n = drain_port(a.flt, seq, 2 * NF, NULL, 1000);
+	CU_ASSERT(n == 5000);
+	for (i = 1; i < n; i++)
+		if (seq[i] < seq[i - 1])
+			swaps++;
+	/* the last one, if held, comes out after its hold time, in order */
+	CU_ASSERT(swaps == xs(a.flt, "fault_reorder") ||
+		  swaps + 1 == xs(a.flt, "fault_reorder"));
+	CU_ASSERT(swaps > 350 && swaps < 650);
+
+	/* corrupt 100 %: exactly one bit flipped, in a copy */
+	prm.reorder_ppm = 0;
+	prm.corrupt_ppm = 1000000;
+	CU_ASSERT(rte_pmd_fault_set_params(a.flt, &prm) == 0);
+	inject_seq(a.in, 0, 64);
+	memset(ref, 0x5a, sizeof(ref));
+	n = drain_port(a.flt, NULL, 64, keep, 0);
+	CU_ASSERT(n == 64);
+	for (i = 0; i < n && i < 64; i++) {
+		const uint8_t *d = rte_pktmbuf_mtod(keep[i], const uint8_t *);
+		uint32_t k;
+
+		bits = 0;
+		CU_ASSERT(keep[i]->pkt_len == 60);
+		for (k = 0; k < 60; k++) {
+			uint8_t x = d[k] ^ ref[k];
+
+			if (k >= 20 && k < 24)	/* the sequence number */
+				continue;
+			bits += (uint32_t)__builtin_popcount(x);
+		}
+		/* a flip inside the sequence number is not seen here */
+		CU_ASSERT(bits <= 1);
+		one_bit += bits;
+		CU_ASSERT(strncmp(keep[i]->pool->name, "fault", 5) == 0);
+		rte_pktmbuf_free(keep[i]);
+	}
+	CU_ASSERT(one_bit >= 48);
+	CU_ASSERT(xs(a.flt, "fault_corrupt") == 64);
+	solo_destroy(&a);
+}
+
+static void
+test_delay_and_link(void)
+{
+	struct rte_pmd_fault_params prm;
+	struct rte_mbuf *m[8];
+	struct rte_eth_link link;
+	struct solo a;
+	uint64_t t0, hz = rte_get_tsc_hz();
+	uint32_t n;
+
+	solo_create(&a, "dl", "delay_us=20000");
+	t0 = rte_rdtsc();
+	inject_seq(a.in, 0, 10);
+	/* a frame comes out only once its 20 ms are over */
+	n = 0;
+	while (n < 10 && rte_rdtsc() - t0 < hz) {
+		uint16_t k = rte_eth_rx_burst(a.flt, 0, m, RTE_DIM(m));
+
+		if (k > 0)
+			CU_ASSERT(rte_rdtsc() - t0 >= hz / 50);
+		rte_pktmbuf_free_bulk(m, k);
+		n += k;
+	}
+	CU_ASSERT(n == 10);
+	CU_ASSERT(xs(a.flt, "fault_delayed") == 10);
+
+	/* cable out: received and sent frames are dropped and counted */
+	memset(&prm, 0, sizeof(prm));
+	CU_ASSERT(rte_pmd_fault_set_params(a.flt, &prm) == 0);
+	CU_ASSERT(rte_pmd_fault_set_link(a.flt, false) == 0);
+	CU_ASSERT(rte_eth_link_get_nowait(a.flt, &link) == 0);
+	CU_ASSERT(link.link_status == RTE_ETH_LINK_DOWN);
+	inject_seq(a.in, 0, 5);
+	CU_ASSERT(drain_port(a.flt, NULL, 0, NULL, 0) == 0);
+	CU_ASSERT(xs(a.flt, "fault_link_down_rx") == 5);
+	m[0] = test_mbuf_from("0123456789012345678901234567890123456789012345678901234567890", 60, 0);
+	CU_ASSERT_FATAL(m[0] != NULL);
+	CU_ASSERT(rte_eth_tx_burst(a.flt, 0, m, 1) == 1);
+	CU_ASSERT(rte_ring_count(a.out) == 0);
+	CU_ASSERT(xs(a.flt, "fault_link_down_tx") == 1);
+	/* back in */
+	CU_ASSERT(rte_pmd_fault_set_link(a.flt, true) == 0);
+	CU_ASSERT(rte_eth_link_get_nowait(a.flt, &link) == 0);
+	CU_ASSERT(link.link_status == RTE_ETH_LINK_UP);
+	inject_seq(a.in, 0, 5);
+	CU_ASSERT(drain_port(a.flt, NULL, 0, NULL, 0) == 5);
+	m[0] = test_mbuf_from("0123456789012345678901234567890123456789012345678901234567890", 60, 0);
+	CU_ASSERT_FATAL(m[0] != NULL);
+	CU_ASSERT(rte_eth_tx_burst(a.flt, 0, m, 1) == 1);
+	CU_ASSERT(rte_ring_count(a.out) == 1);
+	CU_ASSERT(xs(a.flt, "tx_frames") == 1);
+
+	/* a flap: 5 ms up, 5 ms down: both seen within 30 ms */
+	prm.link_up_ms = 5;
+	prm.link_down_ms = 5;
+	CU_ASSERT(rte_pmd_fault_set_params(a.flt, &prm) == 0);
+	{
+		bool seen_up = false, seen_down = false;
+
+		t0 = rte_rdtsc();
+		while (rte_rdtsc() - t0 < 3 * hz / 100) {
+			rte_eth_link_get_nowait(a.flt, &link);
+			if (link.link_status == RTE_ETH_LINK_UP)
+				seen_up = true;
+			else
+				seen_down = true;
+		}
+		CU_ASSERT(seen_up && seen_down);
+	}
+	solo_destroy(&a);
+}
+
+/* ------------------------------------------------------------------ */
+/* two net_ernic ports over net_fault                                 */
+/* ------------------------------------------------------------------ */
+
+enum { SLOT = 16384, NSLOT = 64 };
+
+struct pair {
+	struct fault_chain c;
+	struct fault_conn o;
+	struct roce_cq *cq[2];
+	struct roce_qp *qp[2];
+	uint8_t *buf[2];
+	struct roce_mr *mr[2];
+	uint64_t free0;		/**< free mbufs when idle, before the fault */
+};
+
+static void
+pattern(uint8_t *p, size_t len, uint32_t key)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		p[i] = (uint8_t)(key * 31 + i * 7 + (i >> 9));
+}
+
+static struct roce_qp *
+make_qp(struct pair *p, int side, uint32_t sq, struct roce_cq *scq)
+{
+	struct roce_qp_init_attr ia;
+
+	memset(&ia, 0, sizeof(ia));
+	ia.qp_type = ROCE_QPT_RC;
+	ia.send_cq = scq != NULL ? scq : p->cq[side];
+	ia.recv_cq = p->cq[side];
+	ia.cap.max_send_wr = sq;
+	ia.cap.max_recv_wr = 64;
+	ia.cap.max_send_sge = 1;
+	ia.cap.max_recv_sge = 1;
+	return roce_create_qp(p->c.pd[side], &ia);
+}
+
+static void
+pair_create(struct pair *p, uint64_t seed, const char *fault_args,
+	    const struct fault_conn *o, uint32_t sq)
+{
+	int i;
+
+	memset(p, 0, sizeof(*p));
+	CU_ASSERT_FATAL(fault_chain_create(&p->c, 1024, seed, fault_args) == 0);
+	if (o != NULL)
+		p->o = *o;
+	else
+		fault_conn_default(&p->o);
+	for (i = 0; i < 2; i++) {
+		p->cq[i] = roce_create_cq(p->c.w[i], 1024);
+		CU_ASSERT_FATAL(p->cq[i] != NULL);
+		p->qp[i] = make_qp(p, i, sq, NULL);
+		CU_ASSERT_FATAL(p->qp[i] != NULL);
+		p->buf[i] = calloc(NSLOT, SLOT);
+		CU_ASSERT_FATAL(p->buf[i] != NULL);
+		p->mr[i] = roce_reg_mr(p->c.pd[i], p->buf[i],
+				       (size_t)NSLOT * SLOT,
+				       ROCE_ACCESS_LOCAL_WRITE |
+				       ROCE_ACCESS_REMOTE_WRITE |
+				       ROCE_ACCESS_REMOTE_READ);
+		CU_ASSERT_FATAL(p->mr[i] != NULL);
+	}
+	CU_ASSERT_FATAL(fault_chain_connect(&p->c, p->qp[0], p->qp[1],
+					    &p->o) == 0);
+}
+
+static void
+pair_destroy(struct pair *p)
+{
+	struct roce_async_event ev;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		if (p->qp[i] != NULL)
+			CU_ASSERT(roce_destroy_qp(p->qp[i]) == 0);
+		CU_ASSERT(roce_dereg_mr(p->mr[i]) == 0);
+		if (p->cq[i] != NULL)
+			CU_ASSERT(roce_destroy_cq(p->cq[i]) == 0);
+		free(p->buf[i]);
+		while (roce_get_async_event(p->c.dev[i], &ev) == 1)
+			;
+	}
+	fault_chain_destroy(&p->c);
+}
+
+static int
+post_op(struct pair *p, int side, enum roce_wr_opcode op, uint64_t wr_id,
+	unsigned int slot, uint32_t len)
+{
+	struct roce_send_wr wr;
+	struct roce_sge sge;
+
+	sge.addr = (uintptr_t)(p->buf[side] + (size_t)slot * SLOT);
+	sge.length = len;
+	sge.lkey = roce_mr_lkey(p->mr[side]);
+	memset(&wr, 0, sizeof(wr));
+	wr.wr_id = wr_id;
+	wr.opcode = op;
+	wr.send_flags = ROCE_SEND_SIGNALED;
+	wr.sg_list = &sge;
+	wr.num_sge = 1;
+	wr.rdma.remote_addr = (uintptr_t)(p->buf[1 - side] +
+					  (size_t)slot * SLOT);
+	wr.rdma.rkey = roce_mr_rkey(p->mr[1 - side]);
+	return roce_post_send(p->qp[side], &wr, 1, NULL);
+}
+
+static int
+post_recv_slot(struct pair *p, int side, uint64_t wr_id, unsigned int slot)
+{
+	struct roce_recv_wr wr;
+	struct roce_sge sge;
+
+	sge.addr = (uintptr_t)(p->buf[side] + (size_t)slot * SLOT);
+	sge.length = SLOT;
+	sge.lkey = roce_mr_lkey(p->mr[side]);
+	wr.wr_id = wr_id;
+	wr.sg_list = &sge;
+	wr.num_sge = 1;
+	return roce_post_recv(p->qp[side], &wr, 1, NULL);
+}
+
+/* Poll both ports until @p n completions of @p cq arrived (at most @p sec). */
+static int
+wait_wc(struct pair *p, struct roce_cq *cq, struct roce_wc *wc, int n,
+	double sec)
+{
+	uint64_t end = rte_rdtsc() + (uint64_t)(sec * rte_get_tsc_hz());
+	int got = 0, k;
+
+	while (got < n && (int64_t)(rte_rdtsc() - end) < 0) {
+		fault_chain_poll(&p->c);
+		k = roce_poll_cq(cq, wc + got, n - got);
+		if (k > 0)
+			got += k;
+	}
+	return got;
+}
+
+/* Poll both ports for @p ms milliseconds (lets rings and timers settle). */
+static void
+settle(struct pair *p, unsigned int ms)
+{
+	uint64_t end = rte_rdtsc() + (uint64_t)ms * rte_get_tsc_hz() / 1000;
+
+	while ((int64_t)(rte_rdtsc() - end) < 0)
+		fault_chain_poll(&p->c);
+}
+
+static enum roce_qp_state
+qp_state(const struct roce_qp *qp)
+{
+	struct roce_qp_attr a;
+	struct roce_qp_init_attr ia;
+
+	if (roce_query_qp(qp, &a, &ia) != 0)
+		return ROCE_QPS_UNKNOWN;
+	return a.qp_state;
+}
+
+/* @p n WRITEs of @p len from side @p s, all verified at the other side. */
+static void
+write_verified(struct pair *p, int s, unsigned int n, uint32_t len,
+	       uint32_t key)
+{
+	static struct roce_wc wc[NSLOT];
+	unsigned int i;
+	int got;
+
+	CU_ASSERT_FATAL(n <= NSLOT && len <= SLOT);
+	for (i = 0; i < n; i++) {
+		pattern(p->buf[s] + (size_t)i * SLOT, len, key + i);
+		memset(p->buf[1 - s] + (size_t)i * SLOT, 0, len);
+		CU_ASSERT_FATAL(post_op(p, s, ROCE_WR_RDMA_WRITE, 1000 + i, i,
+					len) == 0);
+	}
+	got = wait_wc(p, p->cq[s], wc, (int)n, 20.0);
+	CU_ASSERT_FATAL(got == (int)n);
+	for (i = 0; i < n; i++) {
+		CU_ASSERT(wc[i].status == ROCE_WC_SUCCESS);
+		CU_ASSERT(wc[i].wr_id == 1000 + i);
+		CU_ASSERT(memcmp(p->buf[s] + (size_t)i * SLOT,
+				 p->buf[1 - s] + (size_t)i * SLOT, len) == 0);
+	}
+}
+
+/* Nothing outstanding on @p qp: SQ/RQ consumed, no engine timer armed. */
+static void
+assert_qp_quiet(const struct roce_qp *qp)
+{
+	CU_ASSERT(qp->sq.prod == qp->sq.cons);
+	CU_ASSERT(qp->rq.prod == qp->rq.cons);
+	CU_ASSERT(!roce_timer_armed(&qp->comp.retrans));
+	CU_ASSERT(!roce_timer_armed(&qp->comp.rnr));
+}
+
+static void
+reconnect(struct pair *p, uint32_t psn0, uint32_t psn1)
+{
+	p->o.psn[0] = psn0;
+	p->o.psn[1] = psn1;
+	CU_ASSERT_FATAL(fault_chain_connect(&p->c, p->qp[0], p->qp[1],
+					    &p->o) == 0);
+	CU_ASSERT(qp_state(p->qp[0]) == ROCE_QPS_RTS);
+	CU_ASSERT(qp_state(p->qp[1]) == ROCE_QPS_RTS);
+}
+
+static void
+test_peer_death(void)
+{
+	static struct roce_wc wc[NSLOT + 1];
+	struct fault_conn o;
+	struct pair p;
+	unsigned int posted = 0, i, ok = 0;
+	uint64_t t0, t_end, bound, hz = rte_get_tsc_hz();
+	int got, ret;
+
+	fault_conn_default(&o);
+	o.timeout = 10;		/* 4.19 ms */
+	o.retry_cnt = 3;
+	pair_create(&p, 11, "", &o, NSLOT);
+	write_verified(&p, 0, 8, SLOT, 1);
+	settle(&p, 20);
+	p.free0 = fault_chain_mbufs_free(&p.c);
+
+	/* fill the send queue: the one past max_send_wr is refused */
+	for (i = 0; i < NSLOT; i++) {
+		pattern(p.buf[0] + (size_t)i * SLOT, SLOT, 100 + i);
+		CU_ASSERT_FATAL(post_op(&p, 0, ROCE_WR_RDMA_WRITE, i, i,
+					SLOT) == 0);
+	}
+	{
+		struct roce_send_wr wr;
+
+		memset(&wr, 0, sizeof(wr));
+		wr.opcode = ROCE_WR_RDMA_WRITE;
+		wr.send_flags = ROCE_SEND_SIGNALED;
+		ret = roce_post_send(p.qp[0], &wr, 1, &posted);
+		CU_ASSERT(ret == -ENOMEM);
+		CU_ASSERT(posted == 0);
+	}
+	/* mid-transfer: a few completed, the rest in flight or queued */
+	got = wait_wc(&p, p.cq[0], wc, 2, 10.0);
+	CU_ASSERT_FATAL(got == 2);
+	/* the peer dies: its cable is pulled, both directions */
+	CU_ASSERT(rte_pmd_fault_set_link(p.c.flt[1], false) == 0);
+	t0 = rte_rdtsc();
+	got += wait_wc(&p, p.cq[0], wc + got, NSLOT - got, 30.0);
+	t_end = rte_rdtsc();
+	CU_ASSERT_FATAL(got == NSLOT);
+	/* every WR exactly once, in order: successes, one RETRY_EXC, flushes */
+	for (i = 0; i < NSLOT && wc[i].status == ROCE_WC_SUCCESS; i++)
+		ok++;
+	CU_ASSERT(ok >= 2 && ok < NSLOT);
+	CU_ASSERT(wc[ok].status == ROCE_WC_RETRY_EXC_ERR);
+	for (i = ok + 1; i < NSLOT; i++)
+		CU_ASSERT(wc[i].status == ROCE_WC_WR_FLUSH_ERR);
+	for (i = 0; i < NSLOT; i++)
+		CU_ASSERT(wc[i].wr_id == i);
+	for (i = 0; i < ok; i++)
+		CU_ASSERT(memcmp(p.buf[0] + (size_t)i * SLOT,
+				 p.buf[1] + (size_t)i * SLOT, SLOT) == 0);
+	/*
+	 * Within (retry_cnt + 1) local ACK timeouts of the death (plus a
+	 * second for a loaded machine; the exact bound is checked on a
+	 * simulated clock in the unit suite "exhaust").
+	 */
+	bound = (uint64_t)(o.retry_cnt + 1) * 4096ULL * (1u << o.timeout) *
+		hz / 1000000000 + hz;
+	CU_ASSERT(t_end - t0 <= bound);
+	printf("\n  peer death: %u ok, RETRY_EXC after %.1f ms (%u x %.1f ms timeouts), %u flushed\n",
+	       ok, (double)(t_end - t0) * 1000 / hz, o.retry_cnt + 1,
+	       4.096e-3 * (1u << o.timeout), NSLOT - ok - 1);
+	CU_ASSERT(qp_state(p.qp[0]) == ROCE_QPS_ERR);
+	CU_ASSERT(roce_poll_cq(p.cq[0], wc, 1) == 0);	/* nothing twice */
+	CU_ASSERT(p.qp[0]->stats.timeouts == (uint64_t)o.retry_cnt + 1);
+	assert_qp_quiet(p.qp[0]);
+	/* the link back: everything in flight drained, every mbuf home */
+	CU_ASSERT(rte_pmd_fault_set_link(p.c.flt[1], true) == 0);
+	settle(&p, 50);
+	CU_ASSERT(p.c.w[0]->timers.count == 0);
+	CU_ASSERT(fault_chain_mbufs_free(&p.c) == p.free0);
+	if (fault_chain_mbufs_free(&p.c) != p.free0)
+		fprintf(stderr, "mbufs free %" PRIu64 " before, %" PRIu64 " after\n",
+			p.free0, fault_chain_mbufs_free(&p.c));
+	CU_ASSERT(xs(p.c.flt[1], "fault_link_down_rx") > 0);
+
+	/* recovery: RESET -> INIT -> RTR -> RTS with fresh PSNs */
+	reconnect(&p, 0x123456, 0xabcdef);
+	write_verified(&p, 0, NSLOT, SLOT, 7);
+	write_verified(&p, 1, 16, SLOT, 9);
+	settle(&p, 20);
+	assert_qp_quiet(p.qp[0]);
+	assert_qp_quiet(p.qp[1]);
+	CU_ASSERT(fault_chain_mbufs_free(&p.c) == p.free0);
+	pair_destroy(&p);
+}
+
+static void
+test_rnr_exhausted(void)
+{
+	static struct roce_wc wc[8];
+	struct fault_conn o;
+	struct pair p;
+	unsigned int i;
+	int got;
+
+	fault_conn_default(&o);
+	o.rnr_retry = 2;
+	o.min_rnr_timer = 4;	/* 0.06 ms */
+	pair_create(&p, 12, "", &o, 16);
+	settle(&p, 5);
+	p.free0 = fault_chain_mbufs_free(&p.c);
+	/* nobody posted a receive at side 1 */
+	for (i = 0; i < 4; i++) {
+		pattern(p.buf[0] + (size_t)i * SLOT, 3000, 50 + i);
+		CU_ASSERT_FATAL(post_op(&p, 0, ROCE_WR_SEND, i, i, 3000) == 0);
+	}
+	got = wait_wc(&p, p.cq[0], wc, 4, 10.0);
+	CU_ASSERT_FATAL(got == 4);
+	CU_ASSERT(wc[0].status == ROCE_WC_RNR_RETRY_EXC_ERR);
+	for (i = 1; i < 4; i++)
+		CU_ASSERT(wc[i].status == ROCE_WC_WR_FLUSH_ERR);
+	for (i = 0; i < 4; i++)
+		CU_ASSERT(wc[i].wr_id == i);
+	CU_ASSERT(qp_state(p.qp[0]) == ROCE_QPS_ERR);
+	CU_ASSERT(qp_state(p.qp[1]) == ROCE_QPS_RTS);
+	/* the first try and 2 retries were RNR NAKed */
+	CU_ASSERT(p.qp[0]->stats.rnr_naks_rx == 3);
+	settle(&p, 20);
+	assert_qp_quiet(p.qp[0]);
+	CU_ASSERT(p.c.w[0]->timers.count == 0);
+	CU_ASSERT(fault_chain_mbufs_free(&p.c) == p.free0);
+
+	/* recovery: receives posted, fresh PSNs */
+	reconnect(&p, 777, 888);
+	for (i = 0; i < 4; i++)
+		CU_ASSERT_FATAL(post_recv_slot(&p, 1, 100 + i, 8 + i) == 0);
+	for (i = 0; i < 4; i++)
+		CU_ASSERT_FATAL(post_op(&p, 0, ROCE_WR_SEND, 10 + i, i,
+					3000) == 0);
+	CU_ASSERT_FATAL(wait_wc(&p, p.cq[0], wc, 4, 10.0) == 4);
+	for (i = 0; i < 4; i++)
+		CU_ASSERT(wc[i].status == ROCE_WC_SUCCESS &&
+			  wc[i].wr_id == 10 + i);
+	CU_ASSERT_FATAL(wait_wc(&p, p.cq[1], wc, 4, 10.0) == 4);
+	for (i = 0; i < 4; i++) {
+		CU_ASSERT(wc[i].status == ROCE_WC_SUCCESS);
+		CU_ASSERT(wc[i].wr_id == 100 + i && wc[i].byte_len == 3000);
+		CU_ASSERT(memcmp(p.buf[1] + (size_t)(8 + i) * SLOT,
+				 p.buf[0] + (size_t)i * SLOT, 3000) == 0);
+	}
+	pair_destroy(&p);
+}
+
+static void
+test_cq_overrun(void)
+{
+	static struct roce_wc wc[32];
+	struct roce_async_event ev;
+	struct roce_cq *small;
+	struct pair p;
+	bool cq_err = false, qp_fatal = false;
+	unsigned int i;
+	uint64_t end;
+	int n;
+
+	pair_create(&p, 13, "", NULL, 32);
+	settle(&p, 5);
+	while (roce_get_async_event(p.c.dev[0], &ev) == 1)
+		;
+	p.free0 = fault_chain_mbufs_free(&p.c);
+	/* a QP whose send CQ holds 4 completions, then 16 signaled WRITEs */
+	small = roce_create_cq(p.c.w[0], 4);
+	CU_ASSERT_FATAL(small != NULL);
+	CU_ASSERT(roce_destroy_qp(p.qp[0]) == 0);
+	p.qp[0] = make_qp(&p, 0, 32, small);
+	CU_ASSERT_FATAL(p.qp[0] != NULL);
+	reconnect(&p, 5, 6);
+	for (i = 0; i < 16; i++)
+		CU_ASSERT_FATAL(post_op(&p, 0, ROCE_WR_RDMA_WRITE, i, i,
+					256) == 0);
+	end = rte_rdtsc() + 10 * rte_get_tsc_hz();
+	while (qp_state(p.qp[0]) != ROCE_QPS_ERR &&
+	       (int64_t)(rte_rdtsc() - end) < 0)
+		fault_chain_poll(&p.c);
+	/* IBTA 11.4.2.1 / 10.10.2.3: CQ error event, the QP goes to ERR */
+	CU_ASSERT(qp_state(p.qp[0]) == ROCE_QPS_ERR);
+	while (roce_get_async_event(p.c.dev[0], &ev) == 1) {
+		if (ev.event_type == ROCE_EVENT_CQ_ERR &&
+		    ev.element.cq == small)
+			cq_err = true;
+		if (ev.event_type == ROCE_EVENT_QP_FATAL &&
+		    ev.element.qp == p.qp[0])
+			qp_fatal = true;
+	}
+	CU_ASSERT(cq_err);
+	CU_ASSERT(qp_fatal);
+	/* the 4 queued before the overrun, then -EIO for good */
+	n = roce_poll_cq(small, wc, 32);
+	CU_ASSERT(n == 4);
+	for (i = 0; i < 4 && (int)i < n; i++)
+		CU_ASSERT(wc[i].status == ROCE_WC_SUCCESS && wc[i].wr_id == i);
+	CU_ASSERT(roce_poll_cq(small, wc, 32) == -EIO);
+	settle(&p, 20);
+	assert_qp_quiet(p.qp[0]);
+	/* clean-up works and nothing leaked */
+	CU_ASSERT(roce_destroy_qp(p.qp[0]) == 0);
+	CU_ASSERT(roce_destroy_cq(small) == 0);
+	CU_ASSERT(p.c.w[0]->timers.count == 0);
+	/* recovery: a new QP on the good CQ */
+	p.qp[0] = make_qp(&p, 0, 32, NULL);
+	CU_ASSERT_FATAL(p.qp[0] != NULL);
+	reconnect(&p, 9, 10);
+	write_verified(&p, 0, 16, 4096, 3);
+	settle(&p, 20);
+	CU_ASSERT(fault_chain_mbufs_free(&p.c) == p.free0);
+	pair_destroy(&p);
+}
+
+/* Take every free mbuf of side @p side's TX pool. */
+static unsigned int
+pool_grab(struct pair *p, int side, struct rte_mbuf ***out)
+{
+	char name[RTE_MEMPOOL_NAMESIZE];
+	struct rte_mempool *mp;
+	struct rte_mbuf **m;
+	unsigned int n = 0, cap;
+
+	snprintf(name, sizeof(name), "ernic%u_tx", p->c.ern[side]);
+	mp = rte_mempool_lookup(name);
+	CU_ASSERT_FATAL(mp != NULL);
+	cap = rte_mempool_avail_count(mp) + 1024;
+	m = calloc(cap, sizeof(*m));
+	CU_ASSERT_FATAL(m != NULL);
+	while (n < cap && (m[n] = rte_pktmbuf_alloc(mp)) != NULL)
+		n++;
+	CU_ASSERT(rte_mempool_avail_count(mp) == 0);
+	*out = m;
+	return n;
+}
+
+static void
+pool_give_back(struct rte_mbuf **m, unsigned int n)
+{
+	rte_pktmbuf_free_bulk(m, n);
+	free(m);
+}
+
+static void
+test_empty_pools(void)
+{
+	static struct roce_wc wc[8];
+	struct rte_mbuf **held;
+	struct fault_conn o;
+	struct pair p;
+	unsigned int n, i;
+	uint64_t before;
+
+	fault_conn_default(&o);
+	o.timeout = 10;
+	pair_create(&p, 14, "", &o, 16);
+	write_verified(&p, 0, 2, SLOT, 1);
+	settle(&p, 10);
+	p.free0 = fault_chain_mbufs_free(&p.c);
+
+	/* requester's pool empty: nothing leaves, counted, no completion */
+	n = pool_grab(&p, 0, &held);
+	pattern(p.buf[0], SLOT, 77);
+	CU_ASSERT_FATAL(post_op(&p, 0, ROCE_WR_RDMA_WRITE, 1, 0, SLOT) == 0);
+	for (i = 0; i < 2000; i++)
+		fault_chain_poll(&p.c);
+	CU_ASSERT(roce_poll_cq(p.cq[0], wc, 8) == 0);
+	CU_ASSERT(p.qp[0]->stats.tx_no_mbuf > 0);
+	CU_ASSERT(qp_state(p.qp[0]) == ROCE_QPS_RTS);
+	pool_give_back(held, n);
+	CU_ASSERT_FATAL(wait_wc(&p, p.cq[0], wc, 1, 10.0) == 1);
+	CU_ASSERT(wc[0].status == ROCE_WC_SUCCESS);
+	CU_ASSERT(memcmp(p.buf[0], p.buf[1], SLOT) == 0);
+
+	/* responder's pool empty: its ACKs cannot be built; retransmission recovers */
+	before = p.qp[0]->stats.timeouts;
+	n = pool_grab(&p, 1, &held);
+	pattern(p.buf[0] + SLOT, SLOT, 78);
+	CU_ASSERT_FATAL(post_op(&p, 0, ROCE_WR_RDMA_WRITE, 2, 1, SLOT) == 0);
+	for (i = 0; i < 3000; i++)
+		fault_chain_poll(&p.c);
+	CU_ASSERT(roce_poll_cq(p.cq[0], wc, 8) == 0);
+	CU_ASSERT(fault_chain_roce_cnt(&p.c, 1, "resp_no_mbuf") > 0 ||
+		  p.qp[1]->stats.tx_no_mbuf > 0);
+	pool_give_back(held, n);
+	CU_ASSERT_FATAL(wait_wc(&p, p.cq[0], wc, 1, 10.0) == 1);
+	CU_ASSERT(wc[0].status == ROCE_WC_SUCCESS);
+	CU_ASSERT(memcmp(p.buf[0] + SLOT, p.buf[1] + SLOT, SLOT) == 0);
+	printf("\n  empty pools: requester tx_no_mbuf %" PRIu64 ", responder resp_no_mbuf %" PRIu64 ", timeouts %" PRIu64 "\n",
+	       p.qp[0]->stats.tx_no_mbuf,
+	       fault_chain_roce_cnt(&p.c, 1, "resp_no_mbuf"),
+	       p.qp[0]->stats.timeouts - before);
+	CU_ASSERT(qp_state(p.qp[0]) == ROCE_QPS_RTS);
+	CU_ASSERT(qp_state(p.qp[1]) == ROCE_QPS_RTS);
+	settle(&p, 20);
+	CU_ASSERT(fault_chain_mbufs_free(&p.c) == p.free0);
+	pair_destroy(&p);
+}
+
+static CU_TestInfo fault_tests[] = {
+	{ "net_fault devargs and ownership", test_devargs },
+	{ "loss and bursts: counted, deterministic", test_loss_deterministic },
+	{ "dup, reorder, corrupt: counted, as specified", test_dup_reorder_corrupt },
+	{ "delay, link down/up, flap", test_delay_and_link },
+	{ "peer death mid-transfer, full SQ, recovery", test_peer_death },
+	{ "RNR retries exhausted, recovery", test_rnr_exhausted },
+	{ "CQ overrun: event, QP to ERR, recovery", test_cq_overrun },
+	{ "empty mempools: counted, retransmit recovers", test_empty_pools },
+	CU_TEST_INFO_NULL,
+};
+
+static CU_SuiteInfo suites[] = {
+	{ "fault", NULL, NULL, NULL, NULL, fault_tests },
+	CU_SUITE_INFO_NULL,
+};
+
+int
+main(int argc, char **argv)
+{
+	if (test_eal_init(argc, argv) != 0)
+		return 1;
+	return test_run(suites);
+}
