@@ -11,9 +11,11 @@ build_pkgs=(gcc pkg-config meson ninja-build python3-pyelftools
 test_pkgs=(tshark python3-scapy iproute2 iputils-ping gnuplot-nox)
 # test/interop: the rxe peer VM (kernel, QEMU, verbs tools, busybox, cpio,
 # modprobe), the taps/namespace (iproute2), the captures (tshark, editcap);
-# the capture verifier needs libpcap-dev (build_pkgs).
+# the capture verifier needs libpcap-dev (build_pkgs); the data-integrity
+# peer iop-integrity is built against libibverbs-dev.
 interop_pkgs=(qemu-system-x86 linux-image-amd64 rdma-core ibverbs-utils
-	ibverbs-providers perftest busybox-static cpio kmod iproute2 tshark)
+	ibverbs-providers perftest busybox-static cpio kmod iproute2 tshark
+	libibverbs-dev)
 # devtools/bench.sh: dpdk-testpmd (dpdk-dev), callgrind, the plot.
 bench_pkgs=(dpdk-dev valgrind gnuplot-nox)
 

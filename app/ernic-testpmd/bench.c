@@ -1193,6 +1193,7 @@ extern const struct ernic_mode ernic_mode_write_lat;
 extern const struct ernic_mode ernic_mode_read_lat;
 extern const struct ernic_mode ernic_mode_send_lat;
 extern const struct ernic_mode ernic_mode_pingpong;
+extern const struct ernic_mode ernic_mode_integrity;
 
 static const struct ernic_mode *const ernic_modes[] = {
 	&ernic_mode_write_bw,
@@ -1203,6 +1204,7 @@ static const struct ernic_mode *const ernic_modes[] = {
 	&ernic_mode_read_lat,
 	&ernic_mode_send_lat,
 	&ernic_mode_pingpong,
+	&ernic_mode_integrity,
 	NULL,
 };
 

@@ -26,6 +26,8 @@ static const struct app_mode_info modes[] = {
 	{ "read_lat", APP_KIND_LAT, APP_VERB_READ },
 	{ "send_lat", APP_KIND_LAT, APP_VERB_SEND },
 	{ "pingpong", APP_KIND_PINGPONG, APP_VERB_SEND },
+	/* iop-integrity's peer (modes/integrity.c): pingpong's flags */
+	{ "integrity", APP_KIND_PINGPONG, APP_VERB_READ },
 };
 
 const struct app_mode_info *
@@ -749,7 +751,7 @@ app_opts_parse(int argc, char **argv, struct app_opts *o, char *err,
 		if (a[0] != '-' || a[1] == '\0') {
 			/* positional: the server address */
 			if (o->mode == NULL)
-				return fail(err, errlen, "unexpected \"%s\": the mode must come first (expected one of write_bw, read_bw, send_bw, atomic_bw, write_lat, read_lat, send_lat, pingpong)",
+				return fail(err, errlen, "unexpected \"%s\": the mode must come first (expected one of write_bw, read_bw, send_bw, atomic_bw, write_lat, read_lat, send_lat, pingpong, integrity)",
 					    a);
 			if (npos++ > 0 || strlen(a) >= sizeof(o->server))
 				return fail(err, errlen, "unexpected argument \"%s\": expected one server address (already have \"%s\")",
@@ -832,7 +834,7 @@ app_opts_parse(int argc, char **argv, struct app_opts *o, char *err,
 	if (o->mode == NULL) {
 		if (o->interactive)
 			return 0;
-		return fail(err, errlen, "missing mode: expected one of write_bw, read_bw, send_bw, atomic_bw, write_lat, read_lat, send_lat, pingpong (or -i)");
+		return fail(err, errlen, "missing mode: expected one of write_bw, read_bw, send_bw, atomic_bw, write_lat, read_lat, send_lat, pingpong, integrity (or -i)");
 	}
 	if (o->loopback && app_opts_is_client(o))
 		return fail(err, errlen, "--loopback runs both sides in this process: expected no server address (got \"%s\")",

@@ -71,6 +71,8 @@ grep -q 't_typical\[usec\]' "$out" || fail "write_lat: no latency titles"
 run "read_lat" 1 "$lat_row" read_lat -s 64 -n 200
 run "send_lat -a" 23 "$lat_row" send_lat -a -n 5
 run "pingpong" 1 '^[0-9]+ iters in [0-9.]+ seconds = [0-9.]+ usec/iter$' pingpong -n 100
+# data integrity: WRITE/READ/SEND of patterned data, every byte checked
+run "integrity" 1 '^integrity: PASS write=0x[0-9a-f]{16} read=0x[0-9a-f]{16} send=0x[0-9a-f]{16}$' integrity -m 4096
 run "write_bw --json" 1 '^\{"test": "write_bw", "bytes": 4096, "iterations": 100, "qps": 1, "bw_peak_gbps": [0-9.]+, "bw_avg_gbps": [0-9.]+, "mpps": [0-9.]+\}$' \
 	write_bw -s 4096 -n 100 --json
 

@@ -5,11 +5,19 @@
 #
 # CASE = TOOL-MTU-OPTS-ROLE
 #   TOOL  pingpong (ibv_rc_pingpong), send_bw, write_bw, read_bw, atomic_bw,
-#         send_lat, write_lat, read_lat (perftest)
+#         send_lat, write_lat, read_lat (perftest), integrity (data
+#         integrity: iop-integrity in the VM, ernic-testpmd's integrity mode;
+#         the client WRITEs, READs and SENDs patterned messages of 1 byte to
+#         1 MiB + 7, both check every byte and compare FNV-1a checksums)
 #   MTU   1024 or 4096: path MTU (tap and VM eth0 MTU 1500 or 9000)
 #   OPTS  '+'-joined: sN message size, qN QPs (-q), b bidirectional (-b),
 #         nN iterations, d the tool's default size, R rdma_cm (-R on both
-#         sides: IB CM on QP1 and the comm QP instead of the TCP side channel)
+#         sides: IB CM on QP1 and the comm QP instead of the TCP side channel),
+#         xdp our port is net_af_xdp with xdp_prog=IOP_XDP_OBJ on a veth that
+#         is bridged to the VM's tap; the namespace's kernel holds its own
+#         address (198.18.0.3) on that veth and carries the TCP side channel
+#         (the VM has a single NIC), net_ernic has ip=198.18.0.1 (path MTU
+#         1024 only: net_af_xdp's frames are 2 KiB)
 #   ROLE  our role: client (ernic-testpmd connects to the VM's server) or
 #         server (the VM's client connects to ernic-testpmd); rxe: both ends
 #         are rxe VMs on a bridge (the harness self-test, no ernic-testpmd)
@@ -24,6 +32,7 @@
 #   IOP_ACCEL       kvm|tcg|auto [auto]
 #   IOP_FULL        1: run the extended cases too (meson sets IOP_TIER=extended on them)
 #   IOP_US_EXTRA    extra ernic-testpmd arguments (diagnostics, e.g. --stats-period 1)
+#   IOP_XDP_OBJ     ernic_roce_steer.bpf.o, for the xdp option (meson sets it)
 set -uo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 . "$HERE/harness.sh"
@@ -32,7 +41,7 @@ CASE=${1:?usage: run-case.sh TOOL-MTU-OPTS-ROLE}
 IFS=- read -r TOOL MTU OPTS ROLE EXTRA <<< "$CASE"
 [ -n "$ROLE" ] && [ -z "$EXTRA" ] || iop_fail "bad case name $CASE (TOOL-MTU-OPTS-ROLE)"
 case "$TOOL" in
-pingpong | send_bw | write_bw | read_bw | atomic_bw | send_lat | write_lat | read_lat) ;;
+pingpong | send_bw | write_bw | read_bw | atomic_bw | send_lat | write_lat | read_lat | integrity) ;;
 *) iop_fail "unknown tool $TOOL in $CASE" ;;
 esac
 case "$MTU" in
@@ -41,7 +50,7 @@ case "$MTU" in
 *) iop_fail "MTU $MTU in $CASE: 1024 or 4096" ;;
 esac
 case "$ROLE" in client | server | rxe) ;; *) iop_fail "role $ROLE in $CASE: client, server or rxe" ;; esac
-SIZE= QPS= BIDIR=0 ITERS= RDMACM=0
+SIZE= QPS= BIDIR=0 ITERS= RDMACM=0 XDP=0
 for o in ${OPTS//+/ }; do
 	case "$o" in
 	s[0-9]*) SIZE=${o#s} ;;
@@ -49,12 +58,14 @@ for o in ${OPTS//+/ }; do
 	n[0-9]*) ITERS=${o#n} ;;
 	b) BIDIR=1 ;;
 	R) RDMACM=1 ;;
+	xdp) XDP=1 ;;
 	d) ;;
 	*) iop_fail "option $o in $CASE" ;;
 	esac
 done
 case "$TOOL" in
 pingpong) SIZE=${SIZE:-4096} ;;
+integrity) SIZE=1048583 ITERS=1 ;;	# fixed sizes (integrity_proto.h): the largest
 *_bw) SIZE=${SIZE:-65536} ;;
 *_lat) SIZE=${SIZE:-2} ;;
 esac
@@ -76,6 +87,12 @@ PCAPCHECK=${IOP_PCAPCHECK:-}
 if [ "${IOP_TIER:-core}" = extended ] && [ "${IOP_FULL:-0}" != 1 ]; then
 	iop_skip "extended interop case: run with IOP_FULL=1 (kept out of the default run for CI time)"
 fi
+if [ $XDP = 1 ]; then
+	[ "$ROLE" != rxe ] || iop_fail "$CASE: the xdp option needs ernic-testpmd (role client or server)"
+	[ "$MTU" = 1024 ] || iop_fail "$CASE: the xdp option runs at path MTU 1024 (net_af_xdp frames are 2 KiB)"
+	[ -n "${IOP_XDP_OBJ:-}" ] || iop_skip "IOP_XDP_OBJ is not set: the XDP program was not built (clang, libbpf-dev)"
+	[ -r "$IOP_XDP_OBJ" ] || iop_fail "IOP_XDP_OBJ=$IOP_XDP_OBJ is not readable"
+fi
 iop_require
 [ -x "$PCAPCHECK" ] || iop_fail "IOP_PCAPCHECK is not set to the pcap_icrc_check program"
 [ "$ROLE" = rxe ] || [ -x "$TESTPMD" ] || iop_fail "IOP_TESTPMD is not set to the ernic-testpmd program"
@@ -83,7 +100,15 @@ iop_sweep
 OUT=$IOP_WORK/cases/$CASE
 rm -rf "$OUT"
 mkdir -p "$OUT"
-iop_image
+if [ "$TOOL" = integrity ]; then
+	# its own image: the peer program joins the usual tools
+	[ -n "${IOP_INTEGRITY:-}" ] || iop_skip "IOP_INTEGRITY is not set: iop-integrity was not built (libibverbs-dev)"
+	[ -x "$IOP_INTEGRITY" ] || iop_fail "IOP_INTEGRITY=$IOP_INTEGRITY is not executable"
+	IOP_IMAGE=${IOP_IMAGE%.cpio.gz}-integrity.cpio.gz
+	iop_image "$IOP_INTEGRITY"
+else
+	iop_image
+fi
 iop_traps
 T0=$SECONDS
 
@@ -91,10 +116,14 @@ T0=$SECONDS
 PEER_IP=198.18.0.2 PEER_MAC=02:00:c6:12:00:02
 US_IP=198.18.0.1 US_MAC=02:00:c6:12:00:01
 OOB_US=198.19.0.1 OOB_PEER=198.19.0.2
+# xdp: the side channel goes to the namespace kernel's address on the
+# net_af_xdp interface, and to the VM's only address
+[ $XDP = 1 ] && OOB_US=198.18.0.3 OOB_PEER=$PEER_IP
 # perftest / ibv_rc_pingpong in the VM (shell code; $IOP_GID_INDEX expands there)
 vm_tool() {
 	case "$TOOL" in
 	pingpong) echo "ibv_rc_pingpong -d rxe0 -g \$IOP_GID_INDEX -s $SIZE -n $ITERS -m $MTU" ;;
+	integrity) echo "iop-integrity -d rxe0 -g \$IOP_GID_INDEX -m $MTU" ;;
 	*)
 		local c="ib_$TOOL -d rxe0 -x \$IOP_GID_INDEX -F -n $ITERS"
 		[ "$TOOL" = atomic_bw ] || c+=" -s $SIZE"
@@ -111,6 +140,8 @@ us_tool() {
 	local a=("$TOOL")
 	if [ "$TOOL" = pingpong ]; then
 		a+=(-g 1 -s "$SIZE" -n "$ITERS" -m "$MTU")
+	elif [ "$TOOL" = integrity ]; then
+		a+=(-g 1 -m "$MTU")
 	else
 		a+=(-x 1 -F -n "$ITERS")
 		[ "$TOOL" = atomic_bw ] || a+=(-s "$SIZE")
@@ -127,10 +158,11 @@ US_OUT=$OUT/ernic-testpmd.out
 PCAP=$OUT/rocev2.pcap
 SCRIPT=$OUT/peer-cmd.sh
 [ $RDMACM = 1 ] && [ "$TOOL" = pingpong ] && iop_fail "$CASE: ibv_rc_pingpong has no rdma_cm mode"
+[ $RDMACM = 1 ] && [ "$TOOL" = integrity ] && iop_fail "$CASE: iop-integrity has no rdma_cm mode"
 # the client's server address: the side channel's, or with rdma_cm the
 # RoCE address itself (rdma_resolve_addr() on the RoCE interface)
 if [ $RDMACM = 1 ]; then SRV_US=$US_IP SRV_PEER=$PEER_IP; else SRV_US=$OOB_US SRV_PEER=$OOB_PEER; fi
-echo "case $CASE: $TOOL, path MTU $MTU, size $SIZE, $ITERS iterations${QPS:+, $QPS QPs}$([ $BIDIR = 1 ] && echo ", bidirectional")$([ $RDMACM = 1 ] && echo ", rdma_cm"), ernic-testpmd as $ROLE; accel $(iop_accel); results in $OUT"
+echo "case $CASE: $TOOL, path MTU $MTU, size $SIZE, $ITERS iterations${QPS:+, $QPS QPs}$([ $BIDIR = 1 ] && echo ", bidirectional")$([ $RDMACM = 1 ] && echo ", rdma_cm")$([ $XDP = 1 ] && echo ", net_af_xdp + XDP steering"), ernic-testpmd as $ROLE; accel $(iop_accel); results in $OUT"
 
 iop_netns
 if [ "$ROLE" = rxe ]; then
@@ -157,7 +189,33 @@ if [ "$ROLE" = rxe ]; then
 else
 	RTAP=sfr$$ OTAP=sfo$$
 	iop_tap "$RTAP" "$LINK_MTU"
-	iop_tap "$OTAP" "" "$OOB_US/24"
+	if [ $XDP = 1 ]; then
+		# VM -- tap -- bridge -- veth XA == XB: net_af_xdp with our
+		# program on XB, and the kernel's own address there. Not
+		# net_af_xdp on the tap itself: frames redirected to an AF_XDP
+		# socket and the socket's TX skip the packet taps of that
+		# interface, so tshark on it would see no RoCE. On the tap,
+		# a bridge port, every frame passes the taps.
+		BR=sfb$$ XA=sfxa$$ XB=sfxb$$ OTAP=
+		iop_bridge "$BR" "$LINK_MTU"
+		ip -n "$IOP_NS" link set "$RTAP" master "$BR" || iop_fail "cannot bridge $RTAP"
+		ip -n "$IOP_NS" link add "$XA" mtu "$LINK_MTU" type veth peer name "$XB" \
+			mtu "$LINK_MTU" address "$US_MAC" || iop_fail "cannot create veth $XA/$XB"
+		for i in "$XA" "$XB"; do
+			ip netns exec "$IOP_NS" sysctl -qw "net.ipv6.conf.$i.disable_ipv6=1"
+		done
+		ip -n "$IOP_NS" link set "$XA" master "$BR" up || iop_fail "cannot bridge $XA"
+		ip -n "$IOP_NS" addr add "$OOB_US/24" dev "$XB" || iop_fail "cannot address $XB"
+		ip -n "$IOP_NS" link set "$XB" up
+		snmp() {  # PROTO FIELD: a counter of the namespace's kernel
+			ip netns exec "$IOP_NS" awk -v p="$1:" -v f="$2" '
+				$1 == p && !h { for (i = 2; i <= NF; i++) if ($i == f) c = i; h = 1; next }
+				$1 == p && h && c { print $c }' /proc/net/snmp
+		}
+		INADDR0=$(snmp Ip InAddrErrors) TCPIN0=$(snmp Tcp InSegs)
+	else
+		iop_tap "$OTAP" "" "$OOB_US/24"
+	fi
 	iop_capture "$RTAP" "$PCAP"
 	# Our port on the tap. net_af_packet (qdisc_bypass=0: a bypassed TX
 	# would hide our frames from tshark) for path MTU 1024; DPDK 22.11's
@@ -165,9 +223,11 @@ else
 	# 4096 path MTU (frames of 4096 + 92 bytes of headers) uses net_pcap on
 	# the same tap. IOP_PORT=af_packet|pcap overrides.
 	PORTDRV=${IOP_PORT:-$([ "$MTU" = 4096 ] && echo pcap || echo af_packet)}
+	[ $XDP = 1 ] && PORTDRV=af_xdp
 	case "$PORTDRV" in
 	af_packet) AFP="net_af_packet0,iface=$RTAP,qdisc_bypass=0" ;;
 	pcap) AFP="net_pcap0,iface=$RTAP" ;;
+	af_xdp) AFP="net_af_xdp0,iface=$XB,xdp_prog=$IOP_XDP_OBJ,start_queue=0" ;;
 	*) iop_fail "IOP_PORT=$PORTDRV: af_packet or pcap" ;;
 	esac
 	ERNIC="net_ernic0,port=${AFP%%,*},ip=$US_IP,mac=$US_MAC,pmtu=$MTU"
@@ -187,12 +247,12 @@ else
 		start_us
 		echo "iop-client 90 $(vm_tool) $SRV_US" > "$SCRIPT"
 		iop_vm peer "$RTAP" "$PEER_IP/24" "$PEER_MAC" "$LINK_MTU" "$SCRIPT" "$CONSOLE" "$TIMEOUT" \
-			"$OTAP" "$OOB_PEER/24" "$NEIGH"
+			"$OTAP" "${OTAP:+$OOB_PEER/24}" "$NEIGH"
 		VM_PID=$IOP_VM_PID
 	else
 		echo "iop-server $(vm_tool)" > "$SCRIPT"
 		iop_vm peer "$RTAP" "$PEER_IP/24" "$PEER_MAC" "$LINK_MTU" "$SCRIPT" "$CONSOLE" "$TIMEOUT" \
-			"$OTAP" "$OOB_PEER/24" "$NEIGH"
+			"$OTAP" "${OTAP:+$OOB_PEER/24}" "$NEIGH"
 		VM_PID=$IOP_VM_PID
 		if iop_wait_line "$CONSOLE" '^IOP-LISTENING' 90 "$VM_PID" > /dev/null; then
 			start_us "$SRV_PEER"
@@ -229,7 +289,19 @@ READY=$(grep -a -m1 '^IOP-READY' <<< "$CON")
 AMTU=$(sed -n 's/.* active_mtu=\([0-9]*\).*/\1/p' <<< "$READY")
 [ -z "$READY" ] || [ "$AMTU" = "$MTU" ] || FAILS+=("rxe active_mtu is $AMTU, not $MTU")
 # the tools must have run at the requested path MTU and printed their results
-if [ "$TOOL" = pingpong ]; then
+if [ "$TOOL" = integrity ]; then
+	# each side checked every byte; both print the same three checksums
+	# (of the WRITE, READ and SEND data), and at the agreed path MTU
+	I_US=$(grep -a '^integrity: PASS' "$US_OUT" | tail -1)
+	I_VM=$(grep -a '^integrity: PASS' <<< "$CON" | tail -1)
+	[ -n "$I_US" ] || FAILS+=("ernic-testpmd printed no 'integrity: PASS' line")
+	[ -n "$I_VM" ] || FAILS+=("iop-integrity printed no 'integrity: PASS' line")
+	[ -z "$I_US" ] || [ -z "$I_VM" ] || [ "$I_US" = "$I_VM" ] ||
+		FAILS+=("the checksums differ: ours '$I_US', the VM's '$I_VM'")
+	for f in "$US_OUT" "$CONSOLE"; do
+		grep -aq "^integrity: local QPN .*path MTU $MTU" "$f" || FAILS+=("$(basename "$f"): no path MTU $MTU line")
+	done
+elif [ "$TOOL" = pingpong ]; then
 	if [ "$US_RC" = 0 ] && [ "$VM_RC" = 0 ]; then
 		grep -aq "$ITERS iters in" <<< "$CON" || FAILS+=("the VM printed no '$ITERS iters in' line")
 		grep -aq "$ITERS iters in" "$US_OUT" || FAILS+=("ernic-testpmd printed no '$ITERS iters in' line")
@@ -252,6 +324,31 @@ if [ $RDMACM = 1 ] && [ "$ROLE" != rxe ]; then
 	# both connections (comm and test QPs) set up and torn down with CM MADs
 	iop_cm_check "$PCAP" $((1 + ${QPS:-1})) > "$OUT/pcap-cm.txt" 2>&1 || FAILS+=("rdma_cm MAD check")
 fi
+if [ $XDP = 1 ]; then
+	# net_ernic published its address with ARP (no kernel address), the
+	# program's counters (logged at the port's stop) show RoCE and ARP
+	# steered and the side channel passed, and the kernel got no frame
+	# for net_ernic's address (IP InAddrErrors unchanged)
+	grep -aq "steers RoCEv2 to $US_IP and its ARP/ND (not a kernel address)" "$US_OUT" ||
+		FAILS+=("net_ernic did not publish $US_IP with its ARP to the XDP program")
+	XDPCNT=$(grep -ao "XDP program [0-9]* on $XB: .*" "$US_OUT" | tail -1)
+	xdp_cnt() { sed -n "s/.*$1 \([0-9]*\).*/\1/p" <<< "$XDPCNT"; }
+	X_ROCE=$(xdp_cnt redirect_roce) X_NEIGH=$(xdp_cnt redirect_neigh) X_PASS=$(xdp_cnt pass_not_roce)
+	[ "${X_ROCE:-0}" -ge 4 ] || FAILS+=("XDP: RoCE redirected ${X_ROCE:-?} (counters: ${XDPCNT:-not logged})")
+	[ "${IOP_STATIC_ARP:-0}" = 1 ] || [ "${X_NEIGH:-0}" -ge 1 ] ||
+		FAILS+=("XDP: no ARP for $US_IP steered to net_ernic (counters: ${XDPCNT:-not logged})")
+	# the TCP side channel: the VM has no other NIC, so the kernel on our
+	# interface carried it. The program passed the VM's segments (at
+	# least its SYN before our port stopped; how many of the rest come
+	# before the stop varies) and the kernel received them.
+	INADDR1=$(snmp Ip InAddrErrors) TCPIN1=$(snmp Tcp InSegs)
+	if [ $RDMACM = 0 ]; then
+		[ "${X_PASS:-0}" -ge 1 ] || FAILS+=("XDP: no TCP of the side channel passed to the kernel (counters: ${XDPCNT:-not logged})")
+		[ $((TCPIN1 - TCPIN0)) -ge 3 ] ||
+			FAILS+=("the kernel received $((TCPIN1 - TCPIN0)) TCP segments (side channel: SYN, ACK, data at least)")
+	fi
+	[ "$INADDR1" = "$INADDR0" ] || FAILS+=("the kernel got frames for $US_IP (IP InAddrErrors $INADDR0 -> $INADDR1)")
+fi
 COUNTERS=$(grep -a '^IOP-COUNTERS' <<< "$CON" | sed 's/^IOP-COUNTERS *//')
 
 {
@@ -261,8 +358,13 @@ COUNTERS=$(grep -a '^IOP-COUNTERS' <<< "$CON" | sed 's/^IOP-COUNTERS *//')
 	echo "ernic-testpmd rc: $US_RC   rxe VM rc: $VM_RC"
 	echo "rxe counters: ${COUNTERS:-none}"
 	[ -n "${TAPSTATS:-}" ] && echo "tap: $TAPSTATS"
+	[ -n "${XDPCNT:-}" ] && echo "xdp: ${XDPCNT#XDP program }; kernel IP InAddrErrors $INADDR0 -> $INADDR1, TCP InSegs +$((TCPIN1 - TCPIN0))"
 	grep -aE '^ *[0-9]+ +[0-9]+ +[0-9.]+|iters in|bytes in' "$US_OUT" | sed 's/^/ours: /' | head -5
 	grep -aE '^ *[0-9]+ +[0-9]+ +[0-9.]+|iters in|bytes in' <<< "$CON" | sed 's/^/rxe:  /' | head -5
+	if [ "$TOOL" = integrity ]; then
+		grep -aE '^integrity: (PASS|FAIL|[0-9]+ )' "$US_OUT" | sed 's/^/ours: /'
+		grep -aE '^integrity: (PASS|FAIL|[0-9]+ )' <<< "$CON" | sed 's/^/rxe:  /'
+	fi
 	sed -n 's/^/pcap: /p' "$OUT/pcap-icrc.txt" | grep -E 'from|ICRC verified|FAIL|frame' | head -8
 	sed 's/^/pcap: /' "$OUT/pcap-tshark.txt" | head -3
 	[ -f "$OUT/pcap-cm.txt" ] && sed 's/^/pcap: /' "$OUT/pcap-cm.txt" | head -3

@@ -8,8 +8,10 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "integrity_proto.h"
 #include "opts.h"
 #include "perf_proto.h"
 #include "report.h"
@@ -603,10 +605,64 @@ test_header(void)
 	free(buf);
 }
 
+/* The integrity mode's shared definitions (integrity_proto.h): the check
+ * finds a wrong byte in the data and in the tail, the pattern does not
+ * repeat at MTU distances, FNV-1a 64 matches its reference values. */
+static void
+test_integrity_proto(void)
+{
+	struct app_opts o;
+	uint32_t sum = 0, same = 0, i;
+	uint8_t *a;
+
+	for (i = 0; i < INTEG_NMSG; i++)
+		sum += integ_sizes[i];
+	CU_ASSERT_EQUAL(sum, INTEG_TOTAL);
+	CU_ASSERT(INTEG_AREA >= INTEG_TOTAL && INTEG_AREA % 4096 == 0 &&
+		  INTEG_AREA - INTEG_TOTAL < 4096);
+	CU_ASSERT_EQUAL(integ_sizes[0], 1);
+	CU_ASSERT(integ_sizes[INTEG_NMSG - 1] > 1024 * 1024);
+
+	a = malloc(INTEG_AREA);
+	CU_ASSERT_FATAL(a != NULL);
+	memset(a, INTEG_FILL, INTEG_AREA);
+	integ_fill(a, INTEG_TOTAL, INTEG_SEED_W);
+	CU_ASSERT_EQUAL(integ_check(a, INTEG_SEED_W), -1);
+	CU_ASSERT_EQUAL(integ_check(a, INTEG_SEED_R), 0);
+	a[1000] ^= 0x01;
+	CU_ASSERT_EQUAL(integ_check(a, INTEG_SEED_W), 1000);
+	a[1000] ^= 0x01;
+	a[INTEG_TOTAL] = 0;		/* written past the last message */
+	CU_ASSERT_EQUAL(integ_check(a, INTEG_SEED_W), INTEG_TOTAL);
+	a[INTEG_TOTAL] = INTEG_FILL;
+	CU_ASSERT_NOT_EQUAL(integ_fnv1a64(a, INTEG_TOTAL),
+			    integ_fnv1a64(a + 1, INTEG_TOTAL - 1));
+	for (i = 0; i < 65536; i++)
+		same += a[i] == a[i + 1024] || a[i] == a[i + 4096];
+	CU_ASSERT(same < 65536 / 50);	/* about 2/256 by chance */
+	free(a);
+
+	CU_ASSERT_EQUAL(integ_fnv1a64((const uint8_t *)"", 0),
+			0xcbf29ce484222325ull);
+	CU_ASSERT_EQUAL(integ_fnv1a64((const uint8_t *)"a", 1),
+			0xaf63dc4c8601ec8cull);
+	CU_ASSERT_EQUAL(integ_fnv1a64((const uint8_t *)"foobar", 6),
+			0x85944171f73967e8ull);
+
+	/* the mode takes pingpong's flags */
+	expect_ok("integrity -g 1 -m 4096 -p 18516 198.19.0.2", &o);
+	CU_ASSERT_STRING_EQUAL(o.mode->name, "integrity");
+	CU_ASSERT_EQUAL(o.mode->kind, APP_KIND_PINGPONG);
+	CU_ASSERT_EQUAL(o.mtu, 4096);
+	expect_err("integrity -q 2", "-q");
+}
+
 static CU_TestInfo opts_tests[] = {
 	{ "defaults follow perftest", test_defaults },
 	{ "every flag parses to its value", test_every_flag },
 	{ "bad flags name the flag and the expected value", test_bad_flags },
+	{ "integrity mode: pattern, check, checksum, flags",
+	  test_integrity_proto },
 	CU_TEST_INFO_NULL,
 };
 
