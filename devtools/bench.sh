@@ -24,7 +24,12 @@
 # against the bounds of the same run, the instruction counts), bw.png (the
 # bandwidth plot, when gnuplot is installed), raw.jsonl and logs/.
 #
-# Usage: devtools/bench.sh [STEP...]       (default: every step)
+#   7. numa     (--numa-wrong only) WRITE/READ bandwidth with the MR
+#               buffers on the worker's node and on another node
+#               (ERNIC_MR_NODE=wrong): the cost of remote memory. On a
+#               machine with one NUMA node it says so and is skipped.
+#
+# Usage: devtools/bench.sh [--numa-wrong] [STEP...]   (default: every step)
 # Environment:
 #   BENCH_BUILD_DIR   build directory (build-bench)
 #   BENCH_OUT         output directory (build/bench)
@@ -32,6 +37,13 @@
 #   BENCH_LAT_ITERS   iterations per latency row (20000)
 #   BENCH_HUGEPAGES   2 MB pages to reserve while running (1536)
 #   BENCH_QUICK=1     fewer rows and shorter runs (a smoke run)
+#   BENCH_QP_TIMEOUT  local ACK timeout exponent of the loopback QPs (-u)
+#                     (18: 1.07 s; the default 14 ends rows in RETRY_EXC
+#                     when a loaded machine deschedules a poll loop)
+#   BENCH_APPEND=1    keep raw.jsonl: the rows of this run replace those
+#                     of the same name (re-run a few steps of a full run)
+# "devtools/bench.sh report" only rewrites results.* and the plot from
+# raw.jsonl.
 # A row that fails is recorded with its error and the run goes on; the exit
 # status is 1 when any row failed.
 set -euo pipefail
@@ -43,8 +55,15 @@ secs=${BENCH_SECONDS:-4}
 lat_iters=${BENCH_LAT_ITERS:-20000}
 huge_want=${BENCH_HUGEPAGES:-1536}
 quick=${BENCH_QUICK:-0}
-steps=("$@")
+qp_timeout=${BENCH_QP_TIMEOUT:-18}
+append=${BENCH_APPEND:-0}
+numa_wrong=0
+steps=()
+for a in "$@"; do
+	if [ "$a" = --numa-wrong ]; then numa_wrong=1; else steps+=("$a"); fi
+done
 [ ${#steps[@]} -eq 0 ] && steps=(bound io loopback qps workers cost)
+[ $numa_wrong = 1 ] && steps+=(numa)
 
 if [ "$quick" = 1 ]; then
 	secs=${BENCH_SECONDS:-1}
@@ -74,8 +93,8 @@ check_steps() {
 	local s
 	for s in "${steps[@]}"; do
 		case "$s" in
-		bound|io|loopback|qps|workers|cost) ;;
-		*) echo "bench.sh: unknown step '$s' (bound io loopback qps workers cost)" >&2
+		bound|io|loopback|qps|workers|cost|numa|report) ;;
+		*) echo "bench.sh: unknown step '$s' (bound io loopback qps workers cost numa report)" >&2
 		   exit 2 ;;
 		esac
 	done
@@ -86,7 +105,7 @@ build() {
 	BUILD_DIR=$build_dir devtools/build.sh -Dbuildtype=release \
 		-Db_ndebug=true
 	mkdir -p "$out" "$logs"
-	: >"$raw"
+	[ "$append" = 1 ] && [ -f "$raw" ] || : >"$raw"
 }
 
 restore_hugepages() {
@@ -193,7 +212,9 @@ for line in open(sys.argv[1], errors='replace'):
         if seen == 2:           # one sample = both ports
             samples.append(cur)
             cur, seen = 0, 0
-samples = [x for x in samples if x > 0][1:]   # idle start-up, first partial second
+samples = [x for x in samples if x > 0]
+if len(samples) > 1:
+    samples = samples[1:]   # the first partial second (kept when alone: a loaded machine)
 print(int(statistics.median(samples)) if samples else 0)
 EOF
 }
@@ -240,7 +261,9 @@ ernic_row() {
 	local name=$1 link=$2 workers=$3 mode=$4
 	shift 4
 	local log=$logs/$name.log vdevs=() sock=/tmp/bench-ernic-$$.sock
-	local tmo=$((secs * 3 + 120)) mem=("${eal_mem[@]}")
+	local tmo=$((secs * 3 + 120)) mem=("${eal_mem[@]}") flags=()
+	# Gb/s figures: the bandwidth modes only (the others refuse it)
+	case $mode in *_bw) flags=(--report_gbits) ;; esac
 	if [ "$link" = memif ]; then
 		# memif needs the multi-process channel (no --in-memory) and
 		# caps frames at 1518 B: pmtu 1024, as conf/memif-pair.ini
@@ -252,7 +275,8 @@ ernic_row() {
 	fi
 	if ! timeout $tmo "$build_dir/app/ernic-testpmd" -l 0-1 "${mem[@]}" \
 		--no-pci --log-level=lib.eal:error --no-telemetry "${vdevs[@]}" \
-		-- "$mode" --loopback --json --report_gbits "$@" >"$log" 2>&1; then
+		-- "$mode" --loopback --json "${flags[@]}" -u "$qp_timeout" "$@" \
+		>"$log" 2>&1; then
 		rm -f "$sock"
 		say "   $name: FAILED (see $log)"
 		record name="$name" step=ernic link=$link workers=$workers \
@@ -312,9 +336,33 @@ step_loopback() {
 			ernic_row "${op}_$size" ring 1 $op -s $size -n "$lat_iters"
 		done
 	done
-	# message rate: 64 B WRITEs in post lists of 32, one CQE per 128
+	# message rate: 64 B WRITEs in post lists of 32, one CQE per list
+	# (-Q must divide -l)
 	ernic_row msgrate_write_64_pl32 ring 1 write_bw -s 64 -l 32 -t 256 \
-		-Q 128 -n $((quick == 1 ? 64000 : 1280000))
+		-Q 32 -n $((quick == 1 ? 64000 : 1280000))
+}
+
+# Memory on the wrong node: the same rows with the MR buffers of
+# ernic-testpmd on the worker's node and on another one (numa_buf.c).
+numa_nodes() {
+	ls -d /sys/devices/system/node/node[0-9]* 2>/dev/null | wc -l
+}
+
+numa_skip_msg() {
+	say "7. NUMA: this machine has $(numa_nodes) NUMA node(s): there is no wrong node to put memory on; --numa-wrong skipped (it needs a machine with more than one)"
+}
+
+step_numa() {
+	local op size
+	say "7. NUMA: MR buffers on the worker's node and on another node"
+	for op in write_bw read_bw; do
+		for size in 4096 65536; do
+			ernic_row "numa_right_${op}_$size" ring 1 $op -s $size -D "$secs"
+			export ERNIC_MR_NODE=wrong
+			ernic_row "numa_wrong_${op}_$size" ring 1 $op -s $size -D "$secs"
+			unset ERNIC_MR_NODE
+		done
+	done
 }
 
 step_qps() {
@@ -398,6 +446,12 @@ report() {
 import json, os, sys
 raw, out = sys.argv[1], sys.argv[2]
 rows = [json.loads(l) for l in open(raw)]
+# BENCH_APPEND: a row of a later run replaces the one of the same name
+# (the io rows are named by link only: their size tells them apart)
+def key(r):
+    return (r['name'], r.get('bytes') if r.get('step') == 'io' else None)
+last = {key(r): i for i, r in enumerate(rows)}
+rows = [r for i, r in enumerate(rows) if last[key(r)] == i]
 cols = ['name', 'bytes', 'qps', 'lcores', 'gbps', 'mpps', 'lat_typical_us',
         'lat_99_us', 'lat_999_us']
 for r in rows:
@@ -514,9 +568,22 @@ EOF
 
 main() {
 	check_steps
+	if [ "${steps[*]}" = report ]; then
+		# only results.md, results.json and the plot from raw.jsonl
+		[ -f "$raw" ] || { echo "bench.sh: no $raw to report" >&2; exit 2; }
+		report
+		exit 0
+	fi
+	if want_step numa && [ "$(numa_nodes)" -le 1 ]; then
+		numa_skip_msg
+		local s rest=()
+		for s in "${steps[@]}"; do [ "$s" = numa ] || rest+=("$s"); done
+		steps=("${rest[@]}")
+		[ ${#steps[@]} -eq 0 ] && exit 0
+	fi
 	build
 	if want_step io || want_step loopback || want_step qps ||
-		want_step workers; then
+		want_step workers || want_step numa; then
 		setup_memory
 	fi
 	want_step bound && step_bound
@@ -525,6 +592,7 @@ main() {
 	want_step qps && step_qps
 	want_step workers && step_workers
 	want_step cost && step_cost
+	want_step numa && step_numa
 	report
 	exit $failed
 }

@@ -4,9 +4,10 @@
 # Exits non-zero on any failure. Usage: devtools/test.sh [meson test args...]
 # Then two extra stages (doc/guides/testing.rst), skipped when meson test
 # arguments are given:
-# - sanitizers: the unit suite again in an ASan + UBSan build ($dir-san,
-#   -Dsanitize=true), leaks checked (SKIP_SAN=1 skips it); the app suite
-#   is not in this stage yet (doc/guides/testing.rst, sanitizer stage);
+# - sanitizers: the unit and app suites again in an ASan + UBSan build
+#   ($dir-san, -Dsanitize=true), leaks checked, then the interop cases of
+#   SAN_INTEROP (default: two, one per role; "" for none) (SKIP_SAN=1
+#   skips the stage; doc/guides/testing.rst, sanitizer stage);
 # - fuzzing: each libFuzzer target for FUZZ_SECONDS (default 30) when clang
 #   is installed (devtools/fuzz.sh, build $dir-fuzz; SKIP_FUZZ=1 skips it).
 set -euo pipefail
@@ -31,15 +32,25 @@ if [ $# -eq 0 ] && [ "${SKIP_SAN:-0}" != 1 ]; then
 	srk=0
 	BUILD_DIR=$san devtools/build.sh -Dsanitize=true || srk=$?
 	if [ $srk -eq 0 ]; then
-		ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1} \
-		UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
-			meson test -C "$san" --print-errorlogs --num-processes 2 \
-			--suite unit >"$san/test.log" 2>&1 || srk=$?
+		export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
+		export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+		meson test -C "$san" --print-errorlogs --num-processes 2 \
+			--suite unit --suite app >"$san/test.log" 2>&1 || srk=$?
+		logs+=("$san/meson-logs/testlog.json")
+		# a few interop cases: the datapath against rxe under ASan
+		# (QEMU TCG dominates their time, doc/guides/testing.rst)
+		iop=${SAN_INTEROP-write_bw-1024-d-client read_bw-1024-d-server}
+		if [ -n "$iop" ]; then
+			# shellcheck disable=SC2086 # a list of test names
+			meson test -C "$san" --print-errorlogs --num-processes 1 \
+				--logbase san-interop $iop >>"$san/test.log" 2>&1 ||
+				srk=1
+			logs+=("$san/meson-logs/san-interop.json")
+		fi
 		grep -E '^ *[0-9]+/[0-9]+ ' "$san/test.log" | sed 's/^/san /' || true
 		if [ $srk -ne 0 ]; then
 			sed -n '/^--- command ---/,$p' "$san/test.log" | tail -150
 		fi
-		logs+=("$san/meson-logs/testlog.json")
 	fi
 	[ $srk -eq 0 ] || rc=$srk
 fi

@@ -438,11 +438,14 @@ bench_connect(struct bench *b, bool rts)
 		a.rq_psn = b->rem[i].psn;
 		a.max_dest_rd_atomic = (uint8_t)b->my[i].out_reads;
 		a.min_rnr_timer = BENCH_MIN_RNR_TIMER;
+		/* --sr: softernic selective repeat (the peer runs --sr too) */
+		a.selective_repeat = o->sr ? 1 : 0;
 		ret = roce_modify_qp(b->qp[i], &a, ROCE_QP_STATE | ROCE_QP_AV |
 				     ROCE_QP_PATH_MTU | ROCE_QP_DEST_QPN |
 				     ROCE_QP_RQ_PSN |
 				     ROCE_QP_MAX_DEST_RD_ATOMIC |
-				     ROCE_QP_MIN_RNR_TIMER);
+				     ROCE_QP_MIN_RNR_TIMER |
+				     (o->sr ? ROCE_QP_SELECTIVE_REPEAT : 0));
 		if (ret != 0) {
 			BENCH_ERR(b, "Failed to modify QP %u to RTR: %s\n",
 				  b->my[i].qpn, strerror(-ret));
@@ -455,7 +458,7 @@ bench_connect(struct bench *b, bool rts)
 		a.qp_state = ROCE_QPS_RTS;
 		a.sq_psn = b->my[i].psn;
 		a.timeout = o->qp_timeout;
-		a.retry_cnt = 7;
+		a.retry_cnt = o->retry_cnt;
 		a.rnr_retry = 7;
 		rd = b->rem[i].out_reads;
 		if (rd < 1)

@@ -87,6 +87,8 @@ cmd_help_parsed(void *res, struct cmdline *cl, void *data)
 		"  show xstats <port>              non-zero PMD and RoCE counters\n"
 		"  clear stats <port>              reset statistics and xstats\n"
 		"  resolve <port> <ip>             neighbour (ARP/ND) resolution\n"
+		"  show cc <port>                  congestion control parameters, CE/CNP counters\n"
+		"  set cc <port> <param> <value>   one DCQCN/ECN parameter (names of show cc)\n"
 		"Verbs objects (one PD, MR and CQ per port, created with the first QP):\n"
 		"  create qp <port>                an RC QP in INIT; prints QPN, PSN, rkey, vaddr\n"
 		"  destroy qp <n>                  destroy QP n (and the PD/MR/CQ after the last)\n"
@@ -462,7 +464,8 @@ static cmdline_parse_inst_t cmd_other = {
 int
 run_interactive(const struct app_opts *o, volatile int *quit)
 {
-	cmdline_parse_inst_t **lists[] = { cli_port_cmds, cli_qp_cmds,
+	cmdline_parse_inst_t **lists[] = { cli_port_cmds, cli_cc_cmds,
+					   cli_qp_cmds,
 					   cli_reg_cmds, cli_hs_cmds,
 					   cli_traffic_cmds };
 	struct cmdline *cl;

@@ -67,6 +67,7 @@ void cli_traffic_stop(struct cmdline *cl);
 
 /* command lists, NULL-terminated */
 extern cmdline_parse_inst_t *cli_port_cmds[];
+extern cmdline_parse_inst_t *cli_cc_cmds[];	/**< cli_cc.c */
 extern cmdline_parse_inst_t *cli_qp_cmds[];
 extern cmdline_parse_inst_t *cli_reg_cmds[];
 extern cmdline_parse_inst_t *cli_hs_cmds[];

@@ -23,6 +23,7 @@
 #include "numa_buf.h"
 #include "port.h"
 #include "rte_pmd_ernic.h"
+#include "roce_cc.h"
 
 static const char *const state_names[] = {
 	[ROCE_QPS_RESET] = "reset", [ROCE_QPS_INIT] = "init",
@@ -198,6 +199,7 @@ cmd_show_qp_parsed(void *res, struct cmdline *cl, void *data)
 	struct cli_state *st = data;
 	struct cli_qp *q = qp_get(cl, st, r->port);
 	struct roce_qp_init_attr ia;
+	struct roce_qp_cc_info cc;
 	struct roce_qp_attr a;
 	char g[128];
 	int ret;
@@ -228,6 +230,12 @@ cmd_show_qp_parsed(void *res, struct cmdline *cl, void *data)
 		       ia.cap.max_recv_sge, ia.cap.max_inline_data);
 	numa_placement_str(q->port, 0, g, sizeof(g));
 	cmdline_printf(cl, "  %s\n", g);
+	if (roce_qp_cc_query(q->qp, &cc) == 0)
+		cmdline_printf(cl, "  cc: rate %u Mbit/s (%s) target %u alpha %u/1024 ce_rx %" PRIu64
+			       " cnp_tx %" PRIu64 " cnp_rx %" PRIu64 " cuts %" PRIu64 "\n",
+			       cc.rate_mbps, cc.limited ? "limited" : "not limited",
+			       cc.target_mbps, cc.alpha, cc.ce_rx, cc.cnp_tx,
+			       cc.cnp_rx, cc.rate_cuts);
 }
 
 static cmdline_parse_token_string_t cmd_create_tok =

@@ -171,12 +171,19 @@ cmc_param(const struct cm_chan *cc, bool test, struct roce_cm_conn_param *p)
 		p->responder_resources = (uint8_t)b->out_reads;
 		p->initiator_depth = (uint8_t)b->out_reads;
 	}
-	p->retry_count = 7;
+	p->retry_count = b->o->retry_cnt;
 	p->rnr_retry_count = 7;
 	p->min_rnr_timer = CMC_MIN_RNR_TIMER;
-	p->local_ack_timeout = b->o->qp_timeout;
+	/*
+	 * Like perftest over librdmacm: without -u the QP takes rdma_cm's
+	 * timeout (2 x packet life time + ACK delay, roce_cm's default),
+	 * not the -u default meant for side-channel QPs.
+	 */
+	p->local_ack_timeout = b->o->qp_timeout_set ? b->o->qp_timeout : 0;
 	/* the test QPs use the MTU both sides agreed on (check_mtu()) */
 	p->path_mtu = test ? (enum roce_mtu)b->mtu_code : (enum roce_mtu)0;
+	/* --sr: offered/accepted; on only with a softernic peer (roce_cm.h) */
+	p->selective_repeat = test && b->o->sr;
 }
 
 static const char *

@@ -72,6 +72,45 @@ extmem_register(struct nb_entry *e, size_t pgsz)
 	return ret != 0 ? -rte_errno : 0;
 }
 
+/*
+ * ERNIC_MR_NODE=wrong (devtools/bench.sh --numa-wrong): the first node
+ * with memory other than @p right, to measure the cost of remote MRs;
+ * ERNIC_MR_NODE=<n>: node n. Otherwise, or when there is no such node,
+ * @p right.
+ */
+static int
+mr_node(int right)
+{
+	const char *v = getenv("ERNIC_MR_NODE");
+	static bool said;
+	int n, max = numa_max_node();
+	char *end;
+
+	if (v == NULL || *v == '\0')
+		return right;
+	if (strcmp(v, "wrong") == 0) {
+		for (n = 0; n <= max; n++)
+			if (n != right && numa_bitmask_isbitset(numa_all_nodes_ptr,
+								(unsigned int)n) &&
+			    numa_node_size64(n, NULL) > 0)
+				return n;
+		if (!said)
+			fprintf(stderr, "ERNIC_MR_NODE=wrong: one NUMA node with memory, MRs stay on node %d\n",
+				right);
+		said = true;
+		return right;
+	}
+	n = (int)strtol(v, &end, 10);
+	if (*end != '\0' || n < 0 || n > max) {
+		if (!said)
+			fprintf(stderr, "ERNIC_MR_NODE=%s: not a node of 0..%d, MRs on node %d\n",
+				v, max, right);
+		said = true;
+		return right;
+	}
+	return n;
+}
+
 void *
 numa_buf_alloc(uint16_t port_id, uint16_t worker, size_t len,
 	       struct numa_buf_info *info)
@@ -98,7 +137,7 @@ numa_buf_alloc(uint16_t port_id, uint16_t worker, size_t len,
 	e->len = (len + pgsz - 1) / pgsz * pgsz;
 	if (numa_available() >= 0 && inf.worker_node >= 0 &&
 	    inf.worker_node <= numa_max_node()) {
-		inf.node = inf.worker_node;
+		inf.node = mr_node(inf.worker_node);
 		e->addr = numa_alloc_onnode(e->len, inf.node);
 		e->numa = e->addr != NULL;
 	}

@@ -28,7 +28,8 @@ struct numa_buf_info {
 
 /**
  * @p len bytes (rounded up to pages), zeroed, on the node of worker
- * @p worker of net_ernic port @p port_id. NULL with errno set on failure.
+ * @p worker of net_ernic port @p port_id (environment ERNIC_MR_NODE=wrong:
+ * on another node with memory, if any; ERNIC_MR_NODE=<n>: node n). NULL with errno set on failure.
  * @p info (may be NULL) tells where it went.
  */
 void *numa_buf_alloc(uint16_t port_id, uint16_t worker, size_t len,

@@ -345,8 +345,23 @@ opt_timeout(struct app_opts *o, const struct opt_def *d, const char *val,
 	/* IBTA 9.7.6.1.3: Local ACK Timeout is a 5-bit field */
 	int ret = range_u32(d, val, 0, 31, &v, err, errlen);
 
-	if (ret == 0)
+	if (ret == 0) {
 		o->qp_timeout = (uint8_t)v;
+		o->qp_timeout_set = true;
+	}
+	return ret;
+}
+
+static int
+opt_retry(struct app_opts *o, const struct opt_def *d, const char *val,
+	  char *err, size_t errlen)
+{
+	uint32_t v = 0;
+	/* IBTA 9.7.6.1.3 (Retry Count) is a 3-bit field */
+	int ret = range_u32(d, val, 0, 7, &v, err, errlen);
+
+	if (ret == 0)
+		o->retry_cnt = (uint8_t)v;
 	return ret;
 }
 
@@ -439,6 +454,7 @@ FLAG_FN(opt_infinite, run_infinitely)
 FLAG_FN(opt_json, json)
 FLAG_FN(opt_cpu_freq, cpu_freq_f)
 FLAG_FN(opt_loopback, loopback)
+FLAG_FN(opt_sr, sr)
 FLAG_FN(opt_help, help)
 FLAG_FN(opt_interactive, interactive)
 
@@ -497,6 +513,8 @@ static const struct opt_def defs[] = {
 	  "largest message sent inline (default 0)", opt_inline },
 	{ 'u', "qp-timeout", true, KINDS_PERF, "a timeout exponent 0..31",
 	  "local ACK timeout 4.096 us * 2^N (default 14)", opt_timeout },
+	{ 0, "retry_count", true, KINDS_PERF, "a retry count 0..7",
+	  "transport retries after a local ACK timeout (default 7)", opt_retry },
 	{ 'A', "atomic_type", true, APP_KIND_BW, "CMP_AND_SWAP or FETCH_AND_ADD",
 	  "atomic operation (default FETCH_AND_ADD)", opt_atomic },
 	{ 'o', "outs", true, KINDS_PERF, "an outstanding count 1..128",
@@ -515,6 +533,8 @@ static const struct opt_def defs[] = {
 	  "print running counters to stderr every N seconds", opt_stats },
 	{ 0, "loopback", false, KINDS_ALL, "",
 	  "server and client in this process between two net_ernic ports", opt_loopback },
+	{ 0, "sr", false, KINDS_PERF, "",
+	  "RC selective repeat, softernic peers only: --loopback, both sides' --sr, or offered by -R", opt_sr },
 	{ 'h', "help", false, KINDS_ALL, "", "this help", opt_help },
 };
 
@@ -722,6 +742,7 @@ app_opts_parse(int argc, char **argv, struct app_opts *o, char *err,
 	o->gid_index = -1;
 	o->inline_size = -1;
 	o->qp_timeout = APP_DEF_QP_TIMEOUT;
+	o->retry_cnt = APP_DEF_RETRY_CNT;
 	o->atomic = APP_ATOMIC_FETCH_AND_ADD;
 	if (err != NULL && errlen > 0)
 		err[0] = '\0';

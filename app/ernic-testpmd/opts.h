@@ -64,6 +64,7 @@ enum {
 	APP_MAX_CQ_MOD = 1024,
 	APP_CQ_MOD_SIZE_LIMIT = 8192,	/**< MSG_SIZE_CQ_MOD_LIMIT */
 	APP_DEF_QP_TIMEOUT = 14,
+	APP_DEF_RETRY_CNT = 7,		/**< perftest DEF_RETRY_COUNT */
 	APP_MAX_QPS = 16384,		/**< MAX_QP_NUM */
 	APP_MAX_GID_INDEX = 7,		/**< the net_ernic GID table has 8 entries */
 	APP_MAX_INLINE = 256,		/**< ROCE_MAX_INLINE */
@@ -76,6 +77,7 @@ struct app_opts {
 	const struct app_mode_info *mode;	/**< NULL with -i only */
 	bool interactive;			/**< -i (without a mode) */
 	bool loopback;				/**< --loopback */
+	bool sr;				/**< --sr: RC selective repeat */
 	char server[256];			/**< "" = server role */
 	char device[64];			/**< -d: net_ernic port name */
 	uint16_t port;				/**< -p: TCP (or rdma_cm) port */
@@ -102,6 +104,8 @@ struct app_opts {
 	uint32_t post_list;			/**< -l (perftest) */
 	int inline_size;			/**< -I, -1: default */
 	uint8_t qp_timeout;			/**< -u */
+	bool qp_timeout_set;			/**< -u given (rdma_cm: else CM's) */
+	uint8_t retry_cnt;			/**< --retry_count */
 	enum app_atomic atomic;			/**< -A */
 	uint32_t out_reads;			/**< -o, 0: device maximum */
 	uint8_t sl;				/**< -l (pingpong), -S */

@@ -98,6 +98,7 @@ ernic_ctrl_run(void *arg)
 	for (i = 0; i < n; i++)
 		roce_cm_rx(c->cm, pkts[i], now);
 	roce_cm_poll(c->cm, now);
+	ernic_rrec_run(p, now);		/* ernic_reg_recovery.c */
 	ernic_recovery_run(p, now);	/* ernic_recovery.c */
 	ernic_mr_svc_run(p);		/* ernic_mr_svc.c */
 	rte_spinlock_unlock(&c->lock);
@@ -144,6 +145,8 @@ ernic_ctrl_create(struct ernic_port *p)
 	ret = ernic_mr_svc_create(p);
 	if (ret == 0)
 		ret = ernic_recovery_create(p);
+	if (ret == 0)
+		ret = ernic_rrec_create(p);
 	if (ret != 0)
 		goto fail;
 	memset(&spec, 0, sizeof(spec));
@@ -236,6 +239,7 @@ ernic_ctrl_destroy(struct ernic_port *p)
 		rte_ring_free(c->gsi_ring);
 		c->gsi_ring = NULL;
 	}
+	ernic_rrec_destroy(p);
 	ernic_mr_svc_destroy(p);
 	ernic_recovery_destroy(p);
 	roce_cm_destroy(c->cm);
@@ -427,6 +431,14 @@ rte_pmd_ernic_cm_counters(uint16_t port_id, struct roce_counter *cn,
 		ret += ernic_mr_svc_counters(p, cn + k, n - k);
 		k = RTE_MIN((unsigned int)ret, n);
 		ret += ernic_recovery_counters(p, cn + k, n - k);
+		k = RTE_MIN((unsigned int)ret, n);
+		ret += ernic_rrec_counters(p, cn + k, n - k);
+		/* a gauge: ids of the CM in use (connections, timewaits) */
+		if ((unsigned int)ret < n) {
+			cn[ret].name = "cm_ids_in_use";
+			cn[ret].value = roce_cm_nb_ids(c->cm);
+		}
+		ret++;
 	}
 	rte_spinlock_unlock(&c->lock);
 	return ret;

@@ -191,6 +191,22 @@ parse_neigh_reachable(const char *val, struct ernic_args *a)
 }
 
 static int
+parse_neigh(const char *val, struct ernic_args *a)
+{
+	if (val == NULL)
+		return -EINVAL;
+	if (strcmp(val, "auto") == 0)
+		a->neigh_mode = ERNIC_NEIGH_MODE_AUTO;
+	else if (strcmp(val, "kernel") == 0)
+		a->neigh_mode = ERNIC_NEIGH_MODE_KERNEL;
+	else if (strcmp(val, "own") == 0)
+		a->neigh_mode = ERNIC_NEIGH_MODE_OWN;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+static int
 parse_qp1(const char *val, struct ernic_args *a)
 {
 	if (val == NULL)
@@ -304,7 +320,39 @@ static const struct ernic_key keys[] = {
 	{ "qp1", "cm (the control core owns QP1) or regs (the register window does)",
 	  parse_qp1 },
 	{ "neigh_reachable", "seconds in 1..3600", parse_neigh_reachable },
+	{ "neigh", "auto (the kernel's neighbour table for the addresses it holds on the interface), kernel or own (ARP/ND of net_ernic)",
+	  parse_neigh },
 };
+
+/*
+ * A congestion control parameter by its roce_cc name (rp_ai_rate=10,
+ * np_min_time_between_cnps=8, ecn_enable=0, ...): an integer in its range.
+ */
+static int
+parse_cc(const char *name, const struct rte_kvargs *kv,
+	 const struct rte_kvargs_pair *pair, struct ernic_args *a)
+{
+	int id = roce_cc_param_by_name(pair->key);
+	const struct roce_cc_param_desc *d = roce_cc_param_info((unsigned int)id);
+	unsigned long v;
+
+	if (rte_kvargs_count(kv, pair->key) > 1 || (a->cc_mask & (1u << id))) {
+		ERNIC_LOG(ERR, "%s: devarg %s= given more than once",
+			  name, pair->key);
+		return -EINVAL;
+	}
+	if (parse_uint(pair->value, d->min, d->max, &v) != 0) {
+		ERNIC_LOG(ERR, "%s: bad devarg %s=%s: expected an integer in %u..%u (%s%s%s)",
+			  name, pair->key,
+			  pair->value != NULL ? pair->value : "", d->min,
+			  d->max, d->help, d->unit[0] != '\0' ? ", " : "",
+			  d->unit);
+		return -EINVAL;
+	}
+	a->cc[id] = (uint32_t)v;
+	a->cc_mask |= 1u << id;
+	return 0;
+}
 
 int
 ernic_args_parse(const char *name, const char *params, struct ernic_args *a)
@@ -318,6 +366,7 @@ ernic_args_parse(const char *name, const char *params, struct ernic_args *a)
 	a->nb_workers = 1;
 	a->max_qps = ERNIC_DEFAULT_MAX_QPS;
 	a->pmtu = ERNIC_DEFAULT_PMTU;
+	a->zero_copy = true;	/* used when the port sends multi-segment mbufs */
 	a->neigh_reachable = ERNIC_NEIGH_REACHABLE_S;
 
 	if (params == NULL || *params == '\0') {
@@ -336,7 +385,10 @@ ernic_args_parse(const char *name, const char *params, struct ernic_args *a)
 		for (k = 0; k < RTE_DIM(keys); k++)
 			if (strcmp(pair->key, keys[k].key) == 0)
 				break;
-		if (k == RTE_DIM(keys)) {
+		if (k == RTE_DIM(keys) &&
+		    roce_cc_param_by_name(pair->key) >= 0) {
+			ret = parse_cc(name, kv, pair, a);
+		} else if (k == RTE_DIM(keys)) {
 			ERNIC_LOG(ERR, "%s: unknown devarg \"%s\": expected one of %s",
 				  name, pair->key, ERNIC_PARAM_STRING);
 			ret = -EINVAL;
@@ -353,6 +405,7 @@ ernic_args_parse(const char *name, const char *params, struct ernic_args *a)
 		}
 	}
 	rte_kvargs_free(kv);
+	a->pmtu_asked = a->pmtu;
 	if (ret == 0 && a->has_gw4 && !gw_on_link(a)) {
 		ERNIC_LOG(ERR, "%s: bad devarg gw=: expected an address other than ip= inside the prefix of ip=a.b.c.d/len (len < 32)",
 			  name);

@@ -32,6 +32,8 @@ RTE_LOG_REGISTER(ernic_logtype_neigh, pmd.net.ernic.neigh, NOTICE);
  * extension headers (28) + ICRC (4). The port's MTU must leave room for it.
  */
 #define ERNIC_ROCE_L3_OVERHEAD (40 + 8 + 12 + 28 + 4)
+/** ... and the whole frame: Ethernet, a VLAN tag and the above. */
+#define ERNIC_ROCE_FRAME_OVERHEAD (14 + 4 + ERNIC_ROCE_L3_OVERHEAD)
 
 static const char *const cnt_names[ERNIC_CNT_MAX] = {
 	[ERNIC_CNT_RX_WIRE] = "rx_wire",
@@ -63,6 +65,9 @@ static const char *const cnt_names[ERNIC_CNT_MAX] = {
 	[ERNIC_CNT_DROP_GSI_RING_FULL] = "rx_drop_gsi_ring_full",
 	[ERNIC_CNT_NEIGH_REFRESH] = "tx_neigh_refresh",
 	[ERNIC_CNT_NEIGH_EXPIRED] = "neigh_expired",
+	[ERNIC_CNT_NEIGH_KERNEL] = "neigh_kernel",
+	[ERNIC_CNT_NEIGH_KERNEL_FAILED] = "neigh_kernel_failed",
+	[ERNIC_CNT_PMTU_CLAMPED] = "pmtu_clamped",
 };
 
 const char *
@@ -229,6 +234,15 @@ ernic_pools_create(struct ernic_port *p)
 	n = p->nb_workers * (ERNIC_RX_DESC + ERNIC_HANDOFF_RING) +
 	    ERNIC_APP_RING + ERNIC_CTL_RING + ERNIC_EXC_RING + 1024;
 	room = RTE_MBUF_DEFAULT_BUF_SIZE;
+	/*
+	 * net_af_xdp's umem is this pool (one mbuf per frame): the kernel
+	 * writes a frame after the mbuf headroom and XDP_PACKET_HEADROOM, so
+	 * the default room holds only 1792 bytes. Room for PMTU frames.
+	 */
+	if (ernic_xdp_frame_max(p->under) != 0)
+		room = RTE_MAX(room, (uint16_t)(RTE_PKTMBUF_HEADROOM +
+			ERNIC_XDP_PACKET_HEADROOM + p->args.pmtu +
+			ERNIC_ROCE_FRAME_OVERHEAD));
 	snprintf(name, sizeof(name), "ernic%u_rx", p->port_id);
 	p->rx_pool = rte_pktmbuf_pool_create(name, n, 256, 0, room, p->socket);
 	if (p->rx_pool == NULL) {
@@ -247,6 +261,23 @@ ernic_pools_create(struct ernic_port *p)
 		rte_mempool_free(p->rx_pool);
 		p->rx_pool = NULL;
 		return -rte_errno;
+	}
+	/*
+	 * Zero-copy TX: the attached and tail mbufs of a packet (the header
+	 * one is of tx_pool). Small elements (the shared info of the
+	 * attachment, or pad + ICRC), two per tx_pool mbuf: zero-copy never
+	 * takes a tx_pool mbuf more than a copied packet. Without it (no
+	 * memory), packets are copied.
+	 */
+	p->zc_pool = NULL;
+	if (p->args.zero_copy) {
+		snprintf(name, sizeof(name), "ernic%u_zc", p->port_id);
+		p->zc_pool = rte_pktmbuf_pool_create(name, 2 * n, 256, 0,
+						     ERNIC_ZC_ROOM, p->socket);
+		if (p->zc_pool == NULL)
+			ERNIC_LOG(WARNING, "port %u: no zero-copy pool %s (%u mbufs): %s; TX copies",
+				  p->port_id, name, 2 * n,
+				  rte_strerror(rte_errno));
 	}
 	return 0;
 }
@@ -278,19 +309,22 @@ ernic_roce_create(struct rte_eth_dev *dev)
 	cfg.vlan = p->args.has_vlan;
 	cfg.vlan_tci = p->args.vlan;
 	cfg.hdr_pool = p->tx_pool;
+	cfg.zc_pool = p->zc_pool;
 	cfg.socket_id = p->socket;
 	/*
-	 * Zero-copy payload (header + attached payload + tail mbufs): opt-in
-	 * with zero_copy=1 while its pool sizing is being settled (two
-	 * unexplained retry-exceeded runs under heavy load), and only when
-	 * the underlying port says it sends multi-segment mbufs.
+	 * Zero-copy payload (header mbuf of tx_pool + attached payload and
+	 * tail mbufs of zc_pool): on by default (zero_copy=0 turns it off)
+	 * when the underlying port says it sends multi-segment mbufs and the
+	 * zero-copy pool exists. RC only; UC, UD, inline, several SGEs and
+	 * small payloads are copied (roce_txbuf.h).
 	 */
-	cfg.zero_copy_tx = p->args.zero_copy &&
+	cfg.zero_copy_tx = p->args.zero_copy && p->zc_pool != NULL &&
 		rte_eth_dev_info_get(p->under, &ui) == 0 &&
 		(ui.tx_offload_capa & RTE_ETH_TX_OFFLOAD_MULTI_SEGS) != 0;
 	ERNIC_LOG(INFO, "%s: zero-copy TX %s", dev->data->name,
-		  cfg.zero_copy_tx ? "on" : (p->args.zero_copy ?
-		  "off (no multi-segment TX)" : "off (zero_copy=0)"));
+		  cfg.zero_copy_tx ? "on" : !p->args.zero_copy ?
+		  "off (zero_copy=0)" : p->zc_pool == NULL ?
+		  "off (no zero-copy pool)" : "off (no multi-segment TX)");
 	p->rdev = roce_device_create(&cfg);
 	if (p->rdev == NULL) {
 		ret = -rte_errno;
@@ -298,6 +332,10 @@ ernic_roce_create(struct rte_eth_dev *dev)
 			  dev->data->name, rte_strerror(rte_errno));
 		goto fail;
 	}
+	/* congestion control devargs (checked against their ranges) */
+	for (i = 0; i < ROCE_CC_PARAM_MAX; i++)
+		if (p->args.cc_mask & (1u << i))
+			roce_cc_set(p->rdev, i, p->args.cc[i]);
 	ret = ernic_workers_create(p);
 	if (ret != 0)
 		goto fail;
@@ -317,8 +355,10 @@ fail:
 		roce_device_destroy(p->rdev);
 	p->rdev = NULL;
 	rte_mempool_free(p->tx_pool);
+	rte_mempool_free(p->zc_pool);
 	rte_mempool_free(p->rx_pool);
 	p->tx_pool = NULL;
+	p->zc_pool = NULL;
 	p->rx_pool = NULL;
 	return ret;
 }
@@ -477,6 +517,12 @@ ernic_dev_link_update(struct rte_eth_dev *dev, int wait __rte_unused)
 		link.link_autoneg = RTE_ETH_LINK_AUTONEG;
 	}
 	up = link.link_status == RTE_ETH_LINK_UP;
+	/* DCQCN's line rate: the link's, unless line_rate= was given */
+	if (p->rdev != NULL && up && link.link_speed != 0 &&
+	    link.link_speed != RTE_ETH_SPEED_NUM_UNKNOWN &&
+	    !(p->args.cc_mask & (1u << ROCE_CC_LINE_RATE)))
+		roce_cc_set(p->rdev, ROCE_CC_LINE_RATE,
+			    RTE_MIN(link.link_speed, 400000u));
 	if (p->rdev != NULL && up != p->link_up)
 		roce_device_port_event(p->rdev, up);
 	p->link_up = up;
@@ -513,6 +559,9 @@ ernic_dev_start(struct rte_eth_dev *dev)
 	ret = ernic_xdp_start(p);
 	if (ret != 0)
 		goto stop_under;
+	ret = ernic_kneigh_start(p);
+	if (ret != 0)
+		goto stop_under;
 	ret = ernic_exc_start(p);
 	if (ret != 0)
 		goto stop_under;
@@ -536,6 +585,7 @@ ernic_dev_start(struct rte_eth_dev *dev)
 stop_exc:
 	ernic_exc_stop(p);
 stop_under:
+	ernic_kneigh_stop(p);
 	ernic_xdp_stop(p);
 	rte_eth_dev_stop(p->under);
 	return ret;
@@ -551,6 +601,7 @@ ernic_dev_stop(struct rte_eth_dev *dev)
 	ernic_ctrl_stop(p);
 	ernic_workers_stop(p);
 	ernic_exc_stop(p);
+	ernic_kneigh_stop(p);
 	ernic_xdp_stop(p);
 	rte_eth_dev_stop(p->under);
 	p->started = false;
@@ -586,6 +637,7 @@ ernic_port_release(struct ernic_port *p)
 		ernic_ctrl_stop(p);
 		ernic_workers_stop(p);
 		ernic_exc_stop(p);
+		ernic_kneigh_stop(p);
 		ernic_xdp_stop(p);
 		if (under_ok)
 			rte_eth_dev_stop(p->under);
@@ -613,8 +665,10 @@ ernic_port_release(struct ernic_port *p)
 	p->owned = false;
 	/* mbufs still held by the stopped underlying queues go back first */
 	rte_mempool_free(p->tx_pool);
+	rte_mempool_free(p->zc_pool);
 	rte_mempool_free(p->rx_pool);
 	p->tx_pool = NULL;
+	p->zc_pool = NULL;
 	p->rx_pool = NULL;
 	rte_free(p->xs_base);
 	p->xs_base = NULL;
@@ -716,6 +770,18 @@ static const struct {
 	{ "rx_drops", offsetof(struct roce_qp_stats, rx_drops) },
 	{ "wr_flushed", offsetof(struct roce_qp_stats, wr_flushed) },
 	{ "tx_zc_pkts", offsetof(struct roce_qp_stats, tx_zc_pkts) },
+	{ "ce_rx", offsetof(struct roce_qp_stats, ce_rx) },
+	{ "cnp_tx", offsetof(struct roce_qp_stats, cnp_tx) },
+	{ "cnp_rx", offsetof(struct roce_qp_stats, cnp_rx) },
+	{ "cc_cuts", offsetof(struct roce_qp_stats, cc_cuts) },
+	{ "cc_pace_stalls", offsetof(struct roce_qp_stats, cc_pace_stalls) },
+	{ "cc_rate_mbps", offsetof(struct roce_qp_stats, cc_rate_mbps) },
+	{ "sr_ooo_accepted", offsetof(struct roce_qp_stats, sr_ooo_accepted) },
+	{ "sr_sack_sent", offsetof(struct roce_qp_stats, sr_sack_tx) },
+	{ "sr_sack_received", offsetof(struct roce_qp_stats, sr_sack_rx) },
+	{ "sr_retx_pkts", offsetof(struct roce_qp_stats, sr_retx_pkts) },
+	{ "gbn_retx_pkts", offsetof(struct roce_qp_stats, gbn_retx_pkts) },
+	{ "sr_skipped", offsetof(struct roce_qp_stats, sr_skipped) },
 };
 
 #define ERNIC_XSTATS_PER_QP RTE_DIM(qp_xstats)
@@ -1127,6 +1193,34 @@ ernic_probe_secondary(struct rte_vdev_device *vdev)
 	return 0;
 }
 
+/*
+ * pmtu= larger than the frames the underlying port carries in one buffer
+ * (net_af_xdp of DPDK 22.11): use the largest IBTA path MTU that fits, so
+ * that the CM (REQ path MTU, REP's QP) and the perftest MTU exchange
+ * (rte_pmd_ernic_pmtu()) offer it to the peer.
+ */
+static int
+ernic_pmtu_fit(const char *name, struct ernic_args *a, uint16_t under)
+{
+	const uint32_t ovh = ERNIC_ROCE_FRAME_OVERHEAD;
+	uint32_t fmax = ernic_xdp_frame_max(under);
+	uint32_t m = a->pmtu;
+
+	if (fmax == 0 || m + ovh <= fmax)
+		return 0;
+	while (m > 256 && m + ovh > fmax)
+		m >>= 1;
+	if (m + ovh > fmax) {
+		ERNIC_LOG(ERR, "%s: port %s receives frames of at most %u bytes: too small for any path MTU",
+			  name, a->port, fmax);
+		return -EINVAL;
+	}
+	ERNIC_LOG(NOTICE, "%s: pmtu=%u lowered to path MTU %u: %s (net_af_xdp) receives frames of at most %u bytes, one buffer each; a %u-byte payload needs %u (xstat pmtu_clamped)",
+		  name, a->pmtu, m, a->port, fmax, a->pmtu, a->pmtu + ovh);
+	a->pmtu = (uint16_t)m;
+	return 0;
+}
+
 static int
 ernic_probe(struct rte_vdev_device *vdev)
 {
@@ -1143,6 +1237,9 @@ ernic_probe(struct rte_vdev_device *vdev)
 	if (ret != 0)
 		return ret;
 	ret = ernic_find_under(name, &a, &under);
+	if (ret != 0)
+		return ret;
+	ret = ernic_pmtu_fit(name, &a, under);
 	if (ret != 0)
 		return ret;
 	socket = ernic_numa_port_socket(under);
@@ -1198,6 +1295,8 @@ ernic_probe(struct rte_vdev_device *vdev)
 	dev->dev_ops = &ernic_ops;
 	dev->rx_pkt_burst = ernic_rx_burst;
 	dev->tx_pkt_burst = ernic_tx_burst;
+	if (a.pmtu != a.pmtu_asked)
+		p->app_tx_cnt[ERNIC_CNT_PMTU_CLAMPED] = 1;
 	rte_eth_dev_probing_finish(dev);
 	ERNIC_LOG(INFO, "%s: port %u on %s (port %u), MAC " RTE_ETHER_ADDR_PRT_FMT ", %u GID(s), %u worker(s), pmtu %u",
 		  name, p->port_id, a.port, under,

@@ -2,17 +2,21 @@
 /*
  * net_fault: a fault-injecting wrapper vdev (rte_pmd_fault.h). It owns an
  * underlying port, forwards configuration, queues and start/stop to it,
- * sends through it untouched (except while the link is down) and impairs
- * what it receives:
+ * and impairs the frames of the direction(s) chosen by dir= (receive by
+ * default, transmit, or both) in one pipeline per queue:
  *
- *   underlying rx_burst -> [link down?] -> burst loss -> loss -> corrupt
- *     -> reorder (hold behind the next frame) -> dup -> delay FIFO
- *     -> caller
+ *   frame -> [link down?] -> burst loss -> loss -> corrupt
+ *     -> reorder (hold behind the next frame) -> dup
+ *     -> delay FIFO (delay_us + jitter, never earlier than the frame before)
+ *     -> caller (receive) / underlying port (transmit)
  *
  * Each receive queue is owned by the thread that polls it (as any ethdev
- * queue): its generator, held frame, FIFO and counters need no lock. The
- * parameters are words the control thread stores atomically and the
- * receive path loads once per burst.
+ * queue): its generator, held frame, FIFO and counters need no lock. A
+ * transmit queue's pipeline is behind a spinlock: its sender takes it in
+ * tx_burst, and the receive queue of the same index takes it with a
+ * trylock to send the frames whose delay is over when nobody transmits.
+ * The parameters are words the control thread stores atomically and the
+ * datapath loads once per burst.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -27,6 +31,7 @@
 #include <rte_kvargs.h>
 #include <rte_malloc.h>
 #include <rte_mbuf.h>
+#include <rte_spinlock.h>
 #include <rte_string_fns.h>
 
 #include "rte_pmd_fault.h"
@@ -40,7 +45,7 @@ RTE_LOG_REGISTER(fault_logtype, pmd.net.fault, NOTICE);
 enum {
 	FAULT_MAX_QUEUES = 16,
 	FAULT_BURST = 64,
-	FAULT_FIFO = 8192,		/**< frames in flight per RX queue */
+	FAULT_FIFO = 8192,		/**< frames in flight per queue */
 	FAULT_POOL_SIZE = 2047,		/**< copies (dup, corrupt) */
 	FAULT_POOL_ROOM = RTE_PKTMBUF_HEADROOM + 4096 + 256,
 	FAULT_PPM = 1000000,
@@ -49,16 +54,16 @@ enum {
 };
 
 #define FAULT_PARAM_STRING \
-	"port=<underlying port name> loss=<%> burst_loss=<%> " \
-	"burst_len=<frames> reorder=<%> reorder_us=<us> dup=<%> " \
-	"corrupt=<%> delay_us=<us> link_up_ms=<ms> link_down_ms=<ms> " \
-	"seed=<u64>"
+	"port=<underlying port name> dir=rx|tx|both loss=<%> " \
+	"burst_loss=<%> burst_len=<frames> burst_len_max=<frames> " \
+	"reorder=<%> reorder_us=<us> dup=<%> corrupt=<%> delay_us=<us> " \
+	"jitter_us=<us> link_up_ms=<ms> link_down_ms=<ms> seed=<u64>"
 
-/** Counters; rx ones per RX queue, tx ones per TX queue. */
+/** Counters of one queue, of its direction. */
 enum fault_cnt {
-	FAULT_CNT_RX_FRAMES,		/**< read from the underlying port */
-	FAULT_CNT_RX_DELIVERED,		/**< returned by rx_burst */
-	FAULT_CNT_TX_FRAMES,		/**< taken by the underlying port */
+	FAULT_CNT_IN,			/**< rx: read from below; tx: taken from the caller */
+	FAULT_CNT_OUT,			/**< rx: returned by rx_burst; tx: taken by the port below */
+	FAULT_CNT_OUT_BYTES,		/**< bytes of FAULT_CNT_OUT */
 	FAULT_CNT_LOSS,
 	FAULT_CNT_BURST_LOSS,		/**< frames lost in bursts */
 	FAULT_CNT_BURSTS,		/**< bursts started */
@@ -66,53 +71,69 @@ enum fault_cnt {
 	FAULT_CNT_DUP,
 	FAULT_CNT_CORRUPT,
 	FAULT_CNT_DELAYED,
-	FAULT_CNT_LINK_DOWN_RX,
-	FAULT_CNT_LINK_DOWN_TX,
+	FAULT_CNT_LINK_DOWN,
 	FAULT_CNT_FIFO_FULL,
 	FAULT_CNT_NOMBUF,		/**< no copy for a dup (skipped) or a corrupt (dropped) */
 	FAULT_CNT_MAX,
 };
 
-static const char *const fault_cnt_names[FAULT_CNT_MAX] = {
-	[FAULT_CNT_RX_FRAMES] = "rx_frames",
-	[FAULT_CNT_RX_DELIVERED] = "rx_delivered",
-	[FAULT_CNT_TX_FRAMES] = "tx_frames",
-	[FAULT_CNT_LOSS] = "fault_loss",
-	[FAULT_CNT_BURST_LOSS] = "fault_burst_loss",
-	[FAULT_CNT_BURSTS] = "fault_bursts",
-	[FAULT_CNT_REORDER] = "fault_reorder",
-	[FAULT_CNT_DUP] = "fault_dup",
-	[FAULT_CNT_CORRUPT] = "fault_corrupt",
-	[FAULT_CNT_DELAYED] = "fault_delayed",
-	[FAULT_CNT_LINK_DOWN_RX] = "fault_link_down_rx",
-	[FAULT_CNT_LINK_DOWN_TX] = "fault_link_down_tx",
-	[FAULT_CNT_FIFO_FULL] = "fault_drop_fifo_full",
-	[FAULT_CNT_NOMBUF] = "fault_drop_nombuf",
+/** The xstats: a counter of the receive or of the transmit queues. */
+static const struct {
+	const char *name;
+	bool tx;
+	enum fault_cnt c;
+} fault_xstats[] = {
+	{ "rx_frames", false, FAULT_CNT_IN },
+	{ "rx_delivered", false, FAULT_CNT_OUT },
+	{ "tx_frames", true, FAULT_CNT_OUT },
+	{ "fault_loss", false, FAULT_CNT_LOSS },
+	{ "fault_burst_loss", false, FAULT_CNT_BURST_LOSS },
+	{ "fault_bursts", false, FAULT_CNT_BURSTS },
+	{ "fault_reorder", false, FAULT_CNT_REORDER },
+	{ "fault_dup", false, FAULT_CNT_DUP },
+	{ "fault_corrupt", false, FAULT_CNT_CORRUPT },
+	{ "fault_delayed", false, FAULT_CNT_DELAYED },
+	{ "fault_link_down_rx", false, FAULT_CNT_LINK_DOWN },
+	{ "fault_link_down_tx", true, FAULT_CNT_LINK_DOWN },
+	{ "fault_drop_fifo_full", false, FAULT_CNT_FIFO_FULL },
+	{ "fault_drop_nombuf", false, FAULT_CNT_NOMBUF },
+	{ "rx_delivered_bytes", false, FAULT_CNT_OUT_BYTES },
+	{ "tx_offered", true, FAULT_CNT_IN },
+	{ "tx_bytes", true, FAULT_CNT_OUT_BYTES },
+	{ "fault_tx_loss", true, FAULT_CNT_LOSS },
+	{ "fault_tx_burst_loss", true, FAULT_CNT_BURST_LOSS },
+	{ "fault_tx_bursts", true, FAULT_CNT_BURSTS },
+	{ "fault_tx_reorder", true, FAULT_CNT_REORDER },
+	{ "fault_tx_dup", true, FAULT_CNT_DUP },
+	{ "fault_tx_corrupt", true, FAULT_CNT_CORRUPT },
+	{ "fault_tx_delayed", true, FAULT_CNT_DELAYED },
+	{ "fault_tx_drop_fifo_full", true, FAULT_CNT_FIFO_FULL },
+	{ "fault_tx_drop_nombuf", true, FAULT_CNT_NOMBUF },
 };
+
+#define FAULT_NB_XSTATS RTE_DIM(fault_xstats)
 
 struct fault_port;
 
 struct fault_slot {
 	struct rte_mbuf *m;
-	uint64_t due;		/**< TSC at which it may be delivered */
+	uint64_t due;		/**< TSC at which it may leave */
 };
 
-struct fault_rxq {
+/** The impairment pipeline of one receive or transmit queue. */
+struct fault_q {
 	struct fault_port *p;
 	uint16_t qid;
+	bool tx;
+	rte_spinlock_t lock;	/**< tx only: sender vs. the receive side's flush */
 	uint64_t rng;		/**< xorshift64* state */
 	uint32_t burst_left;	/**< frames still to lose in this burst */
 	struct rte_mbuf *held;	/**< reordered frame waiting for the next */
 	uint64_t held_until;
+	uint64_t last_due;	/**< due time of the newest frame in the FIFO */
 	uint32_t head, tail;	/**< FIFO: free-running indexes */
 	uint64_t cnt[FAULT_CNT_MAX];
 	struct fault_slot fifo[FAULT_FIFO];
-} __rte_cache_aligned;
-
-struct fault_txq {
-	struct fault_port *p;
-	uint16_t qid;
-	uint64_t cnt[FAULT_CNT_MAX];
 } __rte_cache_aligned;
 
 struct fault_port {
@@ -121,13 +142,14 @@ struct fault_port {
 	bool owned;
 	struct rte_eth_dev_owner owner;
 	struct rte_ether_addr mac;
+	struct rte_eth_dev_data *data;
 	struct rte_mempool *pool;	/**< copies for dup and corrupt */
 	uint64_t seed;
 	uint64_t hz;
 	uint64_t start_tsc;		/**< flap phase origin */
 	uint8_t admin_down;		/**< rte_pmd_fault_set_link(), atomic */
 	struct rte_pmd_fault_params prm;	/**< fields stored atomically */
-	uint64_t base[FAULT_CNT_MAX];	/**< xstats at the last reset */
+	uint64_t base[FAULT_NB_XSTATS];	/**< xstats at the last reset */
 };
 
 /* ------------------------------------------------------------------ */
@@ -135,7 +157,7 @@ struct fault_port {
 /* ------------------------------------------------------------------ */
 
 static inline uint64_t
-fault_rng(struct fault_rxq *q)
+fault_rng(struct fault_q *q)
 {
 	uint64_t x = q->rng;
 
@@ -146,9 +168,16 @@ fault_rng(struct fault_rxq *q)
 	return x * 0x2545f4914f6cdd1dULL;
 }
 
+/* A draw in [0, n), n > 0 (one draw per call; the bias is below 2^-29). */
+static inline uint64_t
+fault_uniform(struct fault_q *q, uint64_t n)
+{
+	return fault_rng(q) % n;
+}
+
 /* True with probability @p ppm / 1e6 (one draw per call when ppm != 0). */
 static inline bool
-fault_chance(struct fault_rxq *q, uint32_t ppm)
+fault_chance(struct fault_q *q, uint32_t ppm)
 {
 	if (ppm == 0)
 		return false;
@@ -170,6 +199,9 @@ fault_params_load(const struct fault_port *p, struct rte_pmd_fault_params *o)
 	o->delay_us = __atomic_load_n(&s->delay_us, __ATOMIC_RELAXED);
 	o->link_up_ms = __atomic_load_n(&s->link_up_ms, __ATOMIC_RELAXED);
 	o->link_down_ms = __atomic_load_n(&s->link_down_ms, __ATOMIC_RELAXED);
+	o->jitter_us = __atomic_load_n(&s->jitter_us, __ATOMIC_RELAXED);
+	o->burst_len_max = __atomic_load_n(&s->burst_len_max, __ATOMIC_RELAXED);
+	o->dir = __atomic_load_n(&s->dir, __ATOMIC_RELAXED);
 }
 
 static void
@@ -187,6 +219,9 @@ fault_params_store(struct fault_port *p, const struct rte_pmd_fault_params *i)
 	__atomic_store_n(&s->delay_us, i->delay_us, __ATOMIC_RELAXED);
 	__atomic_store_n(&s->link_up_ms, i->link_up_ms, __ATOMIC_RELAXED);
 	__atomic_store_n(&s->link_down_ms, i->link_down_ms, __ATOMIC_RELAXED);
+	__atomic_store_n(&s->jitter_us, i->jitter_us, __ATOMIC_RELAXED);
+	__atomic_store_n(&s->burst_len_max, i->burst_len_max, __ATOMIC_RELAXED);
+	__atomic_store_n(&s->dir, i->dir, __ATOMIC_RELAXED);
 }
 
 static int
@@ -198,9 +233,35 @@ fault_params_check(const struct rte_pmd_fault_params *i)
 		return -EINVAL;
 	if (i->burst_ppm != 0 && i->burst_len == 0)
 		return -EINVAL;
+	if (i->burst_len_max != 0 && i->burst_len_max < i->burst_len)
+		return -EINVAL;
 	if ((i->link_up_ms == 0) != (i->link_down_ms == 0))
 		return -EINVAL;
+	if (i->dir > RTE_PMD_FAULT_DIR_BOTH)
+		return -EINVAL;
 	return 0;
+}
+
+/*
+ * The impairments of @p prm that apply to the direction of @p q, in
+ * @p eff; false when there are none (the queue may pass frames straight
+ * through once its pipeline is empty).
+ */
+static bool
+fault_params_for(const struct fault_q *q, const struct rte_pmd_fault_params *prm,
+		 struct rte_pmd_fault_params *eff)
+{
+	bool on = q->tx ? prm->dir != RTE_PMD_FAULT_DIR_RX :
+			  prm->dir != RTE_PMD_FAULT_DIR_TX;
+
+	if (on)
+		*eff = *prm;
+	else
+		memset(eff, 0, sizeof(*eff));
+	return eff->loss_ppm != 0 || eff->burst_ppm != 0 ||
+	       eff->reorder_ppm != 0 || eff->dup_ppm != 0 ||
+	       eff->corrupt_ppm != 0 || eff->delay_us != 0 ||
+	       eff->jitter_us != 0;
 }
 
 static bool
@@ -218,14 +279,24 @@ fault_link_down(const struct fault_port *p,
 	return period != 0 && (now - p->start_tsc) % period >= up;
 }
 
+static inline bool
+fault_q_idle(const struct fault_q *q)
+{
+	return q->head == q->tail && q->held == NULL && q->burst_left == 0;
+}
+
+/* Queue @p m to leave at @p due, but never before the frame ahead of it. */
 static void
-fault_fifo_push(struct fault_rxq *q, struct rte_mbuf *m, uint64_t due)
+fault_fifo_push(struct fault_q *q, struct rte_mbuf *m, uint64_t due)
 {
 	if (q->tail - q->head >= FAULT_FIFO) {
 		q->cnt[FAULT_CNT_FIFO_FULL]++;
 		rte_pktmbuf_free(m);
 		return;
 	}
+	if (q->head != q->tail && (int64_t)(due - q->last_due) < 0)
+		due = q->last_due;
+	q->last_due = due;
 	q->fifo[q->tail % FAULT_FIFO].m = m;
 	q->fifo[q->tail % FAULT_FIFO].due = due;
 	q->tail++;
@@ -233,7 +304,7 @@ fault_fifo_push(struct fault_rxq *q, struct rte_mbuf *m, uint64_t due)
 
 /* Drop every frame in flight on @p q into counter @p c. */
 static void
-fault_rxq_drain(struct fault_rxq *q, enum fault_cnt c)
+fault_q_drain(struct fault_q *q, enum fault_cnt c)
 {
 	if (q->held != NULL) {
 		rte_pktmbuf_free(q->held);
@@ -249,7 +320,7 @@ fault_rxq_drain(struct fault_rxq *q, enum fault_cnt c)
 
 /* A private copy of @p m (never write into a sender's or shared buffer). */
 static struct rte_mbuf *
-fault_copy(struct fault_rxq *q, const struct rte_mbuf *m)
+fault_copy(struct fault_q *q, const struct rte_mbuf *m)
 {
 	struct rte_mbuf *c = rte_pktmbuf_copy(m, q->p->pool, 0, UINT32_MAX);
 
@@ -260,7 +331,7 @@ fault_copy(struct fault_rxq *q, const struct rte_mbuf *m)
 
 /* Flip one random bit of one random byte of a private copy of @p m. */
 static struct rte_mbuf *
-fault_corrupt(struct fault_rxq *q, struct rte_mbuf *m)
+fault_corrupt(struct fault_q *q, struct rte_mbuf *m)
 {
 	struct rte_mbuf *c = fault_copy(q, m), *seg;
 	uint32_t off;
@@ -279,12 +350,25 @@ fault_corrupt(struct fault_rxq *q, struct rte_mbuf *m)
 	return c;
 }
 
+/* Delay of the next frame: delay_us plus a uniform 0..jitter_us. */
+static uint64_t
+fault_delay(struct fault_q *q, const struct rte_pmd_fault_params *prm)
+{
+	uint64_t hz = q->p->hz;
+	uint64_t d = (uint64_t)prm->delay_us * hz / 1000000;
+
+	if (prm->jitter_us != 0)
+		d += fault_uniform(q, (uint64_t)prm->jitter_us * hz / 1000000 + 1);
+	return d;
+}
+
 static void
-fault_impair(struct fault_rxq *q, const struct rte_pmd_fault_params *prm,
-	     struct rte_mbuf *m, uint64_t now, uint64_t delay,
-	     uint64_t hold)
+fault_impair(struct fault_q *q, const struct rte_pmd_fault_params *prm,
+	     struct rte_mbuf *m, uint64_t now, uint64_t hold)
 {
 	struct rte_mbuf *dup = NULL;
+	uint64_t due;
+	uint32_t len;
 
 	if (q->burst_left > 0) {
 		q->burst_left--;
@@ -293,7 +377,11 @@ fault_impair(struct fault_rxq *q, const struct rte_pmd_fault_params *prm,
 		return;
 	}
 	if (fault_chance(q, prm->burst_ppm)) {
-		q->burst_left = prm->burst_len - 1;
+		len = prm->burst_len;
+		if (prm->burst_len_max > len)
+			len += (uint32_t)fault_uniform(q,
+					prm->burst_len_max - len + 1);
+		q->burst_left = len - 1;
 		q->cnt[FAULT_CNT_BURSTS]++;
 		q->cnt[FAULT_CNT_BURST_LOSS]++;
 		rte_pktmbuf_free(m);
@@ -325,89 +413,187 @@ fault_impair(struct fault_rxq *q, const struct rte_pmd_fault_params *prm,
 		if (m == NULL)
 			return;
 	}
-	if (delay != 0)
+	due = now;
+	if (prm->delay_us != 0 || prm->jitter_us != 0) {
 		q->cnt[FAULT_CNT_DELAYED]++;
-	fault_fifo_push(q, m, now + delay);
+		due += fault_delay(q, prm);
+	}
+	fault_fifo_push(q, m, due);
 	if (dup != NULL)
-		fault_fifo_push(q, dup, now + delay);
+		fault_fifo_push(q, dup, due);
 	if (q->held != NULL && q->held != m) {
-		fault_fifo_push(q, q->held, now + delay);
+		fault_fifo_push(q, q->held, due);
 		q->held = NULL;
 	}
+}
+
+/* A held frame whose hold time is over goes into the FIFO. */
+static void
+fault_release_held(struct fault_q *q, uint64_t now)
+{
+	if (q->held != NULL && (int64_t)(now - q->held_until) >= 0) {
+		fault_fifo_push(q, q->held, now);
+		q->held = NULL;
+	}
+}
+
+static inline bool
+fault_head_due(const struct fault_q *q, uint32_t i, uint64_t now)
+{
+	return q->head + i != q->tail &&
+	       (int64_t)(now - q->fifo[(q->head + i) % FAULT_FIFO].due) >= 0;
+}
+
+/* Transmit queue: send the frames whose time has come (lock held). */
+static void
+fault_tx_flush(struct fault_q *q, uint64_t now)
+{
+	struct rte_mbuf *out[FAULT_BURST];
+	uint32_t len[FAULT_BURST];
+	uint16_t n, sent, i;
+
+	for (;;) {
+		for (n = 0; n < FAULT_BURST && fault_head_due(q, n, now); n++) {
+			out[n] = q->fifo[(q->head + n) % FAULT_FIFO].m;
+			len[n] = out[n]->pkt_len;
+		}
+		if (n == 0)
+			return;
+		sent = rte_eth_tx_burst(q->p->under, q->qid, out, n);
+		for (i = 0; i < sent; i++)
+			q->cnt[FAULT_CNT_OUT_BYTES] += len[i];
+		q->cnt[FAULT_CNT_OUT] += sent;
+		q->head += sent;
+		if (sent < n)
+			return;		/* the rest waits for room below */
+	}
+}
+
+/*
+ * From the receive side: the transmit queue of the same index sends what
+ * is due (or drops it all while the link is down) when its sender does
+ * not; skipped while the sender holds it.
+ */
+static void
+fault_tx_kick(struct fault_port *p, uint16_t qid, bool down, uint64_t now)
+{
+	struct fault_q *t;
+
+	if (qid >= p->data->nb_tx_queues)
+		return;
+	t = p->data->tx_queues[qid];
+	if (t == NULL || !rte_spinlock_trylock(&t->lock))
+		return;
+	if (down) {
+		fault_q_drain(t, FAULT_CNT_LINK_DOWN);
+	} else {
+		fault_release_held(t, now);
+		fault_tx_flush(t, now);
+	}
+	rte_spinlock_unlock(&t->lock);
 }
 
 static uint16_t
 fault_rx_burst(void *queue, struct rte_mbuf **pkts, uint16_t nb)
 {
-	struct fault_rxq *q = queue;
+	struct fault_q *q = queue;
 	struct fault_port *p = q->p;
-	struct rte_pmd_fault_params prm;
+	struct rte_pmd_fault_params prm, eff;
 	struct rte_mbuf *in[FAULT_BURST];
-	uint64_t now, delay, hold;
+	uint64_t now, hold;
 	uint16_t n, i, out = 0;
+	bool on;
 
 	fault_params_load(p, &prm);
 	now = rte_rdtsc();
 	if (fault_link_down(p, &prm, now)) {
-		fault_rxq_drain(q, FAULT_CNT_LINK_DOWN_RX);
+		fault_tx_kick(p, q->qid, true, now);
+		fault_q_drain(q, FAULT_CNT_LINK_DOWN);
 		n = rte_eth_rx_burst(p->under, q->qid, in, FAULT_BURST);
-		q->cnt[FAULT_CNT_RX_FRAMES] += n;
-		q->cnt[FAULT_CNT_LINK_DOWN_RX] += n;
+		q->cnt[FAULT_CNT_IN] += n;
+		q->cnt[FAULT_CNT_LINK_DOWN] += n;
 		rte_pktmbuf_free_bulk(in, n);
 		return 0;
 	}
-	if (prm.loss_ppm == 0 && prm.burst_ppm == 0 && prm.reorder_ppm == 0 &&
-	    prm.dup_ppm == 0 && prm.corrupt_ppm == 0 && prm.delay_us == 0 &&
-	    q->head == q->tail && q->held == NULL && q->burst_left == 0) {
-		/* a clean link: straight through */
+	if (prm.dir != RTE_PMD_FAULT_DIR_RX)
+		fault_tx_kick(p, q->qid, false, now);
+	on = fault_params_for(q, &prm, &eff);
+	if (!on && q->head == q->tail && q->held == NULL) {
+		/* a clean direction: straight through */
 		n = rte_eth_rx_burst(p->under, q->qid, pkts, nb);
-		q->cnt[FAULT_CNT_RX_FRAMES] += n;
-		q->cnt[FAULT_CNT_RX_DELIVERED] += n;
+		q->cnt[FAULT_CNT_IN] += n;
+		q->cnt[FAULT_CNT_OUT] += n;
+		for (i = 0; i < n; i++)
+			q->cnt[FAULT_CNT_OUT_BYTES] += pkts[i]->pkt_len;
+		q->burst_left = 0;
 		return n;
 	}
-	delay = (uint64_t)prm.delay_us * p->hz / 1000000;
-	hold = (uint64_t)(prm.reorder_us != 0 ? prm.reorder_us :
+	hold = (uint64_t)(eff.reorder_us != 0 ? eff.reorder_us :
 			  FAULT_REORDER_US) * p->hz / 1000000;
 	/* room for every frame read and its duplicate */
 	if (FAULT_FIFO - (q->tail - q->head) >= 2 * FAULT_BURST) {
 		n = rte_eth_rx_burst(p->under, q->qid, in, FAULT_BURST);
-		q->cnt[FAULT_CNT_RX_FRAMES] += n;
+		q->cnt[FAULT_CNT_IN] += n;
 		for (i = 0; i < n; i++)
-			fault_impair(q, &prm, in[i], now, delay, hold);
+			fault_impair(q, &eff, in[i], now, hold);
 	}
-	if (q->held != NULL && (int64_t)(now - q->held_until) >= 0) {
-		fault_fifo_push(q, q->held, now);
-		q->held = NULL;
-	}
-	while (out < nb && q->head != q->tail &&
-	       (int64_t)(now - q->fifo[q->head % FAULT_FIFO].due) >= 0) {
-		pkts[out++] = q->fifo[q->head % FAULT_FIFO].m;
+	fault_release_held(q, now);
+	while (out < nb && fault_head_due(q, 0, now)) {
+		pkts[out] = q->fifo[q->head % FAULT_FIFO].m;
+		q->cnt[FAULT_CNT_OUT_BYTES] += pkts[out]->pkt_len;
+		out++;
 		q->head++;
 	}
-	q->cnt[FAULT_CNT_RX_DELIVERED] += out;
+	q->cnt[FAULT_CNT_OUT] += out;
 	return out;
 }
 
 static uint16_t
 fault_tx_burst(void *queue, struct rte_mbuf **pkts, uint16_t nb)
 {
-	struct fault_txq *q = queue;
+	struct fault_q *q = queue;
 	struct fault_port *p = q->p;
-	struct rte_pmd_fault_params prm;
-	uint16_t sent;
+	struct rte_pmd_fault_params prm, eff;
+	uint64_t now, bytes = 0, hold;
+	uint16_t sent, i;
 
-	prm.link_up_ms = __atomic_load_n(&p->prm.link_up_ms, __ATOMIC_RELAXED);
-	prm.link_down_ms = __atomic_load_n(&p->prm.link_down_ms,
-					   __ATOMIC_RELAXED);
-	if (fault_link_down(p, &prm, rte_rdtsc())) {
+	fault_params_load(p, &prm);
+	now = rte_rdtsc();
+	rte_spinlock_lock(&q->lock);
+	if (fault_link_down(p, &prm, now)) {
 		/* the cable is out: the frames leave and are lost */
+		fault_q_drain(q, FAULT_CNT_LINK_DOWN);
 		rte_pktmbuf_free_bulk(pkts, nb);
-		q->cnt[FAULT_CNT_LINK_DOWN_TX] += nb;
+		q->cnt[FAULT_CNT_IN] += nb;
+		q->cnt[FAULT_CNT_LINK_DOWN] += nb;
+		rte_spinlock_unlock(&q->lock);
 		return nb;
 	}
-	sent = rte_eth_tx_burst(p->under, q->qid, pkts, nb);
-	q->cnt[FAULT_CNT_TX_FRAMES] += sent;
-	return sent;
+	if (!fault_params_for(q, &prm, &eff) && q->head == q->tail &&
+	    q->held == NULL) {
+		/* a clean direction: straight through, with back-pressure */
+		for (i = 0; i < nb; i++)
+			bytes += pkts[i]->pkt_len;
+		sent = rte_eth_tx_burst(p->under, q->qid, pkts, nb);
+		for (i = sent; i < nb; i++)
+			bytes -= pkts[i]->pkt_len;
+		q->cnt[FAULT_CNT_IN] += sent;
+		q->cnt[FAULT_CNT_OUT] += sent;
+		q->cnt[FAULT_CNT_OUT_BYTES] += bytes;
+		q->burst_left = 0;
+		rte_spinlock_unlock(&q->lock);
+		return sent;
+	}
+	/* every frame is taken: lost, queued, or dropped on a full FIFO */
+	hold = (uint64_t)(eff.reorder_us != 0 ? eff.reorder_us :
+			  FAULT_REORDER_US) * p->hz / 1000000;
+	q->cnt[FAULT_CNT_IN] += nb;
+	for (i = 0; i < nb; i++)
+		fault_impair(q, &eff, pkts[i], now, hold);
+	fault_release_held(q, now);
+	fault_tx_flush(q, now);
+	rte_spinlock_unlock(&q->lock);
+	return nb;
 }
 
 /* ------------------------------------------------------------------ */
@@ -484,22 +670,58 @@ fault_dev_infos_get(struct rte_eth_dev *dev, struct rte_eth_dev_info *info)
 }
 
 static void
-fault_rx_queue_release(struct rte_eth_dev *dev, uint16_t qid)
+fault_q_release(struct fault_q *q)
 {
-	struct fault_rxq *q = dev->data->rx_queues[qid];
-
 	if (q == NULL)
 		return;
-	fault_rxq_drain(q, FAULT_CNT_LINK_DOWN_RX);
+	fault_q_drain(q, FAULT_CNT_LINK_DOWN);
 	rte_free(q);
+}
+
+static void
+fault_rx_queue_release(struct rte_eth_dev *dev, uint16_t qid)
+{
+	fault_q_release(dev->data->rx_queues[qid]);
 	dev->data->rx_queues[qid] = NULL;
 }
 
 static void
 fault_tx_queue_release(struct rte_eth_dev *dev, uint16_t qid)
 {
-	rte_free(dev->data->tx_queues[qid]);
+	fault_q_release(dev->data->tx_queues[qid]);
 	dev->data->tx_queues[qid] = NULL;
+}
+
+/*
+ * A queue's pipeline; its generator is splitmix64 of (seed, queue,
+ * direction): never 0, distinct per queue and direction, and for the
+ * receive queues the same as before transmit faults existed.
+ */
+static struct fault_q *
+fault_q_new(struct fault_port *p, uint16_t qid, bool tx, unsigned int socket)
+{
+	struct fault_q *q;
+	uint64_t s;
+	int i;
+
+	q = rte_zmalloc_socket(tx ? "fault_txq" : "fault_rxq", sizeof(*q),
+			       RTE_CACHE_LINE_SIZE, (int)socket);
+	if (q == NULL)
+		return NULL;
+	q->p = p;
+	q->qid = qid;
+	q->tx = tx;
+	rte_spinlock_init(&q->lock);
+	s = p->seed + (uint64_t)(qid + 1) * 0x9e3779b97f4a7c15ULL;
+	if (tx)
+		s ^= 0x7478717565756573ULL;	/* "txqueues" */
+	for (i = 0; i < 2; i++) {
+		s = (s ^ (s >> 30)) * 0xbf58476d1ce4e5b9ULL;
+		s = (s ^ (s >> 27)) * 0x94d049bb133111ebULL;
+		s ^= s >> 31;
+	}
+	q->rng = s != 0 ? s : 1;
+	return q;
 }
 
 static int
@@ -508,27 +730,15 @@ fault_rx_queue_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
 		     struct rte_mempool *mp)
 {
 	struct fault_port *p = dev->data->dev_private;
-	struct fault_rxq *q;
-	uint64_t s;
-	int ret, i;
+	struct fault_q *q;
+	int ret;
 
 	ret = rte_eth_rx_queue_setup(p->under, qid, nb_desc, socket, conf, mp);
 	if (ret != 0)
 		return ret;
-	q = rte_zmalloc_socket("fault_rxq", sizeof(*q), RTE_CACHE_LINE_SIZE,
-			       (int)socket);
+	q = fault_q_new(p, qid, false, socket);
 	if (q == NULL)
 		return -ENOMEM;
-	q->p = p;
-	q->qid = qid;
-	/* splitmix64 of (seed, queue): never 0, distinct per queue */
-	s = p->seed + (uint64_t)(qid + 1) * 0x9e3779b97f4a7c15ULL;
-	for (i = 0; i < 2; i++) {
-		s = (s ^ (s >> 30)) * 0xbf58476d1ce4e5b9ULL;
-		s = (s ^ (s >> 27)) * 0x94d049bb133111ebULL;
-		s ^= s >> 31;
-	}
-	q->rng = s != 0 ? s : 1;
 	dev->data->rx_queues[qid] = q;
 	return 0;
 }
@@ -538,18 +748,15 @@ fault_tx_queue_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
 		     unsigned int socket, const struct rte_eth_txconf *conf)
 {
 	struct fault_port *p = dev->data->dev_private;
-	struct fault_txq *q;
+	struct fault_q *q;
 	int ret;
 
 	ret = rte_eth_tx_queue_setup(p->under, qid, nb_desc, socket, conf);
 	if (ret != 0)
 		return ret;
-	q = rte_zmalloc_socket("fault_txq", sizeof(*q), RTE_CACHE_LINE_SIZE,
-			       (int)socket);
+	q = fault_q_new(p, qid, true, socket);
 	if (q == NULL)
 		return -ENOMEM;
-	q->p = p;
-	q->qid = qid;
 	dev->data->tx_queues[qid] = q;
 	return 0;
 }
@@ -602,12 +809,20 @@ fault_dev_stop(struct rte_eth_dev *dev)
 	/* frames in flight go now: their pools may go with the caller */
 	for (i = 0; i < dev->data->nb_rx_queues; i++) {
 		if (dev->data->rx_queues[i] != NULL)
-			fault_rxq_drain(dev->data->rx_queues[i],
-					FAULT_CNT_LINK_DOWN_RX);
+			fault_q_drain(dev->data->rx_queues[i],
+				      FAULT_CNT_LINK_DOWN);
 		dev->data->rx_queue_state[i] = RTE_ETH_QUEUE_STATE_STOPPED;
 	}
-	for (i = 0; i < dev->data->nb_tx_queues; i++)
+	for (i = 0; i < dev->data->nb_tx_queues; i++) {
+		struct fault_q *t = dev->data->tx_queues[i];
+
+		if (t != NULL) {
+			rte_spinlock_lock(&t->lock);
+			fault_q_drain(t, FAULT_CNT_LINK_DOWN);
+			rte_spinlock_unlock(&t->lock);
+		}
 		dev->data->tx_queue_state[i] = RTE_ETH_QUEUE_STATE_STOPPED;
+	}
 	if (rte_eth_dev_is_valid_port(p->under))
 		rte_eth_dev_stop(p->under);
 	dev->data->dev_link.link_status = RTE_ETH_LINK_DOWN;
@@ -645,41 +860,63 @@ fault_dev_close(struct rte_eth_dev *dev)
 	return 0;
 }
 
+/* Every xstat, summed over the queues of its direction (not reset-based). */
 static void
-fault_cnt_sum(const struct rte_eth_dev *dev, uint64_t v[FAULT_CNT_MAX])
+fault_cnt_sum(const struct rte_eth_dev *dev, uint64_t v[FAULT_NB_XSTATS])
 {
-	const struct fault_rxq *rq;
-	const struct fault_txq *tq;
-	unsigned int i, c;
+	const struct fault_q *q;
+	unsigned int i, x;
 
-	memset(v, 0, FAULT_CNT_MAX * sizeof(v[0]));
-	for (i = 0; i < dev->data->nb_rx_queues; i++) {
-		rq = dev->data->rx_queues[i];
-		for (c = 0; rq != NULL && c < FAULT_CNT_MAX; c++)
-			v[c] += rq->cnt[c];
+	memset(v, 0, FAULT_NB_XSTATS * sizeof(v[0]));
+	for (x = 0; x < FAULT_NB_XSTATS; x++) {
+		if (fault_xstats[x].tx) {
+			for (i = 0; i < dev->data->nb_tx_queues; i++) {
+				q = dev->data->tx_queues[i];
+				if (q != NULL)
+					v[x] += q->cnt[fault_xstats[x].c];
+			}
+		} else {
+			for (i = 0; i < dev->data->nb_rx_queues; i++) {
+				q = dev->data->rx_queues[i];
+				if (q != NULL)
+					v[x] += q->cnt[fault_xstats[x].c];
+			}
+		}
 	}
-	for (i = 0; i < dev->data->nb_tx_queues; i++) {
-		tq = dev->data->tx_queues[i];
-		for (c = 0; tq != NULL && c < FAULT_CNT_MAX; c++)
-			v[c] += tq->cnt[c];
-	}
+}
+
+/* Index of xstat @p name (a name of fault_xstats[]). */
+static unsigned int
+fault_xstat_idx(const char *name)
+{
+	unsigned int x;
+
+	for (x = 0; x < FAULT_NB_XSTATS; x++)
+		if (strcmp(fault_xstats[x].name, name) == 0)
+			break;
+	RTE_VERIFY(x < FAULT_NB_XSTATS);
+	return x;
 }
 
 static int
 fault_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *st)
 {
 	struct fault_port *p = dev->data->dev_private;
-	uint64_t v[FAULT_CNT_MAX];
+	uint64_t v[FAULT_NB_XSTATS];
 	struct rte_eth_stats us;
+	unsigned int ip = fault_xstat_idx("rx_delivered");
+	unsigned int ib = fault_xstat_idx("rx_delivered_bytes");
+	unsigned int op = fault_xstat_idx("tx_frames");
+	unsigned int ob = fault_xstat_idx("tx_bytes");
 
 	if (rte_eth_stats_get(p->under, &us) != 0)
 		memset(&us, 0, sizeof(us));
 	fault_cnt_sum(dev, v);
-	/* what crossed this port; the faults are in xstats */
-	st->ipackets = v[FAULT_CNT_RX_DELIVERED] - p->base[FAULT_CNT_RX_DELIVERED];
-	st->opackets = v[FAULT_CNT_TX_FRAMES] - p->base[FAULT_CNT_TX_FRAMES];
-	st->ibytes = us.ibytes;
-	st->obytes = us.obytes;
+	/* what crossed this port, after the faults (those are in xstats) */
+	st->ipackets = v[ip] - p->base[ip];
+	st->ibytes = v[ib] - p->base[ib];
+	st->opackets = v[op] - p->base[op];
+	st->obytes = v[ob] - p->base[ob];
 	st->imissed = us.imissed;
 	st->ierrors = us.ierrors;
 	st->oerrors = us.oerrors;
@@ -702,12 +939,12 @@ fault_xstats_get_names(struct rte_eth_dev *dev __rte_unused,
 {
 	unsigned int i;
 
-	if (names == NULL || size < FAULT_CNT_MAX)
-		return FAULT_CNT_MAX;
-	for (i = 0; i < FAULT_CNT_MAX; i++)
-		rte_strscpy(names[i].name, fault_cnt_names[i],
+	if (names == NULL || size < FAULT_NB_XSTATS)
+		return FAULT_NB_XSTATS;
+	for (i = 0; i < FAULT_NB_XSTATS; i++)
+		rte_strscpy(names[i].name, fault_xstats[i].name,
 			    sizeof(names[i].name));
-	return FAULT_CNT_MAX;
+	return FAULT_NB_XSTATS;
 }
 
 static int
@@ -715,17 +952,17 @@ fault_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xs,
 		 unsigned int size)
 {
 	struct fault_port *p = dev->data->dev_private;
-	uint64_t v[FAULT_CNT_MAX];
+	uint64_t v[FAULT_NB_XSTATS];
 	unsigned int i;
 
-	if (xs == NULL || size < FAULT_CNT_MAX)
-		return FAULT_CNT_MAX;
+	if (xs == NULL || size < FAULT_NB_XSTATS)
+		return FAULT_NB_XSTATS;
 	fault_cnt_sum(dev, v);
-	for (i = 0; i < FAULT_CNT_MAX; i++) {
+	for (i = 0; i < FAULT_NB_XSTATS; i++) {
 		xs[i].id = i;
 		xs[i].value = v[i] - p->base[i];
 	}
-	return FAULT_CNT_MAX;
+	return FAULT_NB_XSTATS;
 }
 
 static int
@@ -892,7 +1129,24 @@ fault_parse_u32(const char *val, uint32_t lo, uint32_t hi, uint32_t *out)
 	return 0;
 }
 
-enum fault_key_kind { FK_PORT, FK_PCT, FK_U32, FK_SEED };
+enum fault_key_kind { FK_PORT, FK_PCT, FK_U32, FK_SEED, FK_DIR };
+
+/* dir=rx|tx|both as enum rte_pmd_fault_dir. */
+static int
+fault_parse_dir(const char *val, uint32_t *dir)
+{
+	if (val == NULL)
+		return -EINVAL;
+	if (strcmp(val, "rx") == 0)
+		*dir = RTE_PMD_FAULT_DIR_RX;
+	else if (strcmp(val, "tx") == 0)
+		*dir = RTE_PMD_FAULT_DIR_TX;
+	else if (strcmp(val, "both") == 0)
+		*dir = RTE_PMD_FAULT_DIR_BOTH;
+	else
+		return -EINVAL;
+	return 0;
+}
 
 static const struct {
 	const char *key;
@@ -902,12 +1156,16 @@ static const struct {
 	const char *form;
 } fault_keys[] = {
 	{ "port", FK_PORT, 0, 0, 0, "the name of an existing, unowned port" },
+	{ "dir", FK_DIR, offsetof(struct rte_pmd_fault_params, dir),
+	  0, 0, "rx, tx or both" },
 	{ "loss", FK_PCT, offsetof(struct rte_pmd_fault_params, loss_ppm),
 	  0, 0, "a percentage in [0, 100]" },
 	{ "burst_loss", FK_PCT, offsetof(struct rte_pmd_fault_params, burst_ppm),
 	  0, 0, "a percentage in [0, 100]" },
 	{ "burst_len", FK_U32, offsetof(struct rte_pmd_fault_params, burst_len),
 	  1, 1000000, "frames per loss burst, 1..1000000" },
+	{ "burst_len_max", FK_U32, offsetof(struct rte_pmd_fault_params, burst_len_max),
+	  1, 1000000, "frames, 1..1000000, at least burst_len" },
 	{ "reorder", FK_PCT, offsetof(struct rte_pmd_fault_params, reorder_ppm),
 	  0, 0, "a percentage in [0, 100]" },
 	{ "reorder_us", FK_U32, offsetof(struct rte_pmd_fault_params, reorder_us),
@@ -917,6 +1175,8 @@ static const struct {
 	{ "corrupt", FK_PCT, offsetof(struct rte_pmd_fault_params, corrupt_ppm),
 	  0, 0, "a percentage in [0, 100]" },
 	{ "delay_us", FK_U32, offsetof(struct rte_pmd_fault_params, delay_us),
+	  0, 10000000, "microseconds, 0..10000000" },
+	{ "jitter_us", FK_U32, offsetof(struct rte_pmd_fault_params, jitter_us),
 	  0, 10000000, "microseconds, 0..10000000" },
 	{ "link_up_ms", FK_U32, offsetof(struct rte_pmd_fault_params, link_up_ms),
 	  1, 86400000, "milliseconds, 1..86400000" },
@@ -982,6 +1242,10 @@ fault_args_parse(const char *name, const char *params, struct fault_args *a)
 			ret = fault_parse_u64(pair->value, UINT64_MAX,
 					      &a->seed);
 			break;
+		case FK_DIR:
+			ret = fault_parse_dir(pair->value,
+				RTE_PTR_ADD(&a->prm, fault_keys[k].off));
+			break;
 		}
 		if (ret != 0)
 			FAULT_LOG(ERR, "%s: bad devarg %s=%s: expected %s",
@@ -1000,6 +1264,12 @@ fault_args_parse(const char *name, const char *params, struct fault_args *a)
 	if ((a->prm.link_up_ms == 0) != (a->prm.link_down_ms == 0)) {
 		FAULT_LOG(ERR, "%s: link_up_ms= and link_down_ms= go together (a flap: up, then down, repeated)",
 			  name);
+		return -EINVAL;
+	}
+	if (a->prm.burst_len_max != 0 &&
+	    a->prm.burst_len_max < a->prm.burst_len) {
+		FAULT_LOG(ERR, "%s: bad devarg burst_len_max=%u: expected at least burst_len (%u)",
+			  name, a->prm.burst_len_max, a->prm.burst_len);
 		return -EINVAL;
 	}
 	return 0;
@@ -1054,6 +1324,7 @@ fault_probe(struct rte_vdev_device *vdev)
 	p->under = under;
 	p->seed = a.seed;
 	p->hz = rte_get_tsc_hz();
+	p->data = dev->data;
 	fault_params_store(p, &a.prm);
 	if (rte_eth_macaddr_get(under, &p->mac) != 0)
 		rte_eth_random_addr(p->mac.addr_bytes);
@@ -1085,10 +1356,14 @@ fault_probe(struct rte_vdev_device *vdev)
 	dev->rx_pkt_burst = fault_rx_burst;
 	dev->tx_pkt_burst = fault_tx_burst;
 	rte_eth_dev_probing_finish(dev);
-	FAULT_LOG(INFO, "%s: port %u on %s (port %u): loss %u burst %u x %u reorder %u dup %u corrupt %u ppm, delay %u us, flap %u/%u ms, seed %" PRIu64,
-		  name, p->port_id, a.port, under, a.prm.loss_ppm,
-		  a.prm.burst_ppm, a.prm.burst_len, a.prm.reorder_ppm,
-		  a.prm.dup_ppm, a.prm.corrupt_ppm, a.prm.delay_us,
+	FAULT_LOG(INFO, "%s: port %u on %s (port %u), %s: loss %u burst %u x %u..%u reorder %u dup %u corrupt %u ppm, delay %u + 0..%u us, flap %u/%u ms, seed %" PRIu64,
+		  name, p->port_id, a.port, under,
+		  a.prm.dir == RTE_PMD_FAULT_DIR_RX ? "rx" :
+		  a.prm.dir == RTE_PMD_FAULT_DIR_TX ? "tx" : "rx and tx",
+		  a.prm.loss_ppm, a.prm.burst_ppm, a.prm.burst_len,
+		  RTE_MAX(a.prm.burst_len, a.prm.burst_len_max),
+		  a.prm.reorder_ppm, a.prm.dup_ppm, a.prm.corrupt_ppm,
+		  a.prm.delay_us, a.prm.jitter_us,
 		  a.prm.link_up_ms, a.prm.link_down_ms, a.seed);
 	return 0;
 fail:
@@ -1150,6 +1425,8 @@ rte_pmd_fault_set_params(uint16_t port_id,
 	c = *prm;
 	if (c.burst_len == 0)
 		c.burst_len = FAULT_BURST_LEN;
+	if (c.burst_len_max != 0 && c.burst_len_max < c.burst_len)
+		return -EINVAL;
 	fault_params_store(p, &c);
 	return 0;
 }

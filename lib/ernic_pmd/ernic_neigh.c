@@ -385,7 +385,9 @@ ernic_neigh_age(struct ernic_port *p, uint64_t now)
 		return;				/* a resolver: next scan */
 	for (i = 0; i < nt->nb; i++) {
 		e = &nt->e[i];
-		if (word_state(e->word) != ERNIC_NEIGH_REACHABLE ||
+		/* the kernel's entries: it confirms them (ernic_kneigh.c) */
+		if (e->kernel ||
+		    word_state(e->word) != ERNIC_NEIGH_REACHABLE ||
 		    now - e->confirmed_tsc < reachable)
 			continue;
 		if (e->probes != 0 && now - e->probe_tsc < retrans)
@@ -610,21 +612,33 @@ rte_pmd_ernic_resolve(uint16_t port_id, const union roce_gid *gid,
 			gid = &gw;
 		}
 	}
-	/* fast path: lock-free read of a resolved entry */
+	/*
+	 * fast path: lock-free read of a resolved entry (one from the
+	 * kernel's table only while younger than neigh_reachable: then the
+	 * slow path has the kernel confirm it, still answering with it)
+	 */
+	now = rte_get_tsc_cycles();
 	e = neigh_lookup(p, gid);
 	if (e != NULL) {
 		word = __atomic_load_n(&e->word, __ATOMIC_ACQUIRE);
-		if (word_state(word) == ERNIC_NEIGH_REACHABLE) {
+		if (word_state(word) == ERNIC_NEIGH_REACHABLE &&
+		    (!e->kernel ||
+		     now - __atomic_load_n(&e->confirmed_tsc, __ATOMIC_RELAXED) <
+		     rte_get_tsc_hz() * p->args.neigh_reachable)) {
 			word_mac(word, mac);
 			return 0;
 		}
 	}
 
-	now = rte_get_tsc_cycles();
 	rte_spinlock_lock(&p->neigh.lock);
 	e = neigh_get(p, gid, p->neigh.cnt);
 	if (e == NULL) {
 		ret = -ENOSPC;
+		goto out;
+	}
+	/* an address shared with the kernel: its table (ernic_kneigh.c) */
+	if (ernic_kneigh_applies(p, gid)) {
+		ret = ernic_kneigh_resolve(p, e, mac, now);
 		goto out;
 	}
 	word = e->word;

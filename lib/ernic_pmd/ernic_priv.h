@@ -41,6 +41,8 @@
 #include <rte_ring.h>
 #include <rte_spinlock.h>
 
+#include "roce_cc.h"
+#include "roce_cm.h"
 #include "roce_verbs.h"
 
 extern int ernic_logtype;
@@ -64,6 +66,7 @@ enum {
 	ERNIC_GID_MAX = 8,		/**< as roce_device_config::gid */
 	ERNIC_RX_DESC = 1024,		/**< underlying RX descriptors per queue */
 	ERNIC_TX_DESC = 1024,
+	ERNIC_ZC_ROOM = 64,		/**< data room of zero-copy attach/tail mbufs */
 	ERNIC_APP_RING = 4096,		/**< non-RoCE frames for the application */
 	ERNIC_OUT_RING = 4096,		/**< frames worker 0 sends for others */
 	ERNIC_CTL_RING = 1024,		/**< ARP/ND frames for worker 0 */
@@ -75,7 +78,7 @@ enum {
 	ERNIC_DEFAULT_MAX_QPS = 1024,
 	ERNIC_DEFAULT_PMTU = 1024,
 	ERNIC_XSTATS_ROCE_MAX = 256,	/**< worker counters in xstats */
-	ERNIC_XSTATS_CM_MAX = 96,	/**< CM, MAD, MR service, recovery */
+	ERNIC_XSTATS_CM_MAX = 160,	/**< CM, MAD, MR service, recoveries */
 	ERNIC_XSTATS_QPS = 64,		/**< QPs with "qp<qpn>_*" xstats */
 };
 
@@ -114,11 +117,22 @@ enum ernic_cnt {
 	ERNIC_CNT_DROP_GSI_RING_FULL,	/**< QP1 frames dropped: control core ring full */
 	ERNIC_CNT_NEIGH_REFRESH,	/**< unicast ARP/NS refreshing an aged entry */
 	ERNIC_CNT_NEIGH_EXPIRED,	/**< entries that aged out unanswered */
+	ERNIC_CNT_NEIGH_KERNEL,		/**< answers taken from the kernel's neighbour table */
+	ERNIC_CNT_NEIGH_KERNEL_FAILED,	/**< kernel resolutions given up (neigh=kernel|auto) */
+	ERNIC_CNT_PMTU_CLAMPED,		/**< 1: pmtu= lowered to what the port carries */
 	ERNIC_CNT_MAX,
 };
 
 /** xstats name of a counter. */
 const char *ernic_cnt_name(enum ernic_cnt c);
+
+/** neigh=: who resolves peer addresses to MACs. */
+enum ernic_neigh_mode {
+	/** kernel for the addresses the kernel holds on the interface */
+	ERNIC_NEIGH_MODE_AUTO = 0,
+	ERNIC_NEIGH_MODE_KERNEL,	/**< the kernel's table for every target */
+	ERNIC_NEIGH_MODE_OWN,		/**< net_ernic's own ARP/ND */
+};
 
 /** Parsed devargs. */
 struct ernic_args {
@@ -141,13 +155,18 @@ struct ernic_args {
 	char exception[RTE_ETH_NAME_MAX_LEN];	/**< tap interface name, "" none */
 	uint16_t nb_lcores;
 	uint16_t lcores[ERNIC_MAX_WORKERS];
-	bool zero_copy;		/**< zero_copy=1: attach TX payload (opt-in) */
+	bool zero_copy;		/**< zero_copy=1 (default): attach TX payload */
 	/**
 	 * qp1=regs: QP1 belongs to the register window (MADs into its RQ,
 	 * its SQ sends UD/GSI); qp1=cm (default): to the CM control core.
 	 */
 	bool qp1_regs;
 	uint32_t neigh_reachable;	/**< seconds a learnt MAC is trusted */
+	enum ernic_neigh_mode neigh_mode;	/**< neigh= */
+	uint16_t pmtu_asked;		/**< pmtu= as given (pmtu: what is used) */
+	/** Congestion control devargs (<roce_cc parameter>=<n>), bit per id */
+	uint32_t cc_mask;
+	uint32_t cc[ROCE_CC_PARAM_MAX];
 };
 
 /** Parse and validate @p params; logs the key and expected form on error. */
@@ -169,7 +188,9 @@ int ernic_args_parse(const char *name, const char *params,
 	"lcores=<lcore|[lcore,...]> " \
 	"zero_copy=<0|1> " \
 	"qp1=<cm|regs> " \
-	"neigh_reachable=<1-3600>"
+	"neigh_reachable=<1-3600> " \
+	"neigh=<auto|kernel|own> " \
+	"<congestion control parameter, e.g. rp_ai_rate>=<n>"
 
 /** An underlying TX queue, shared under a lock only if several threads use it. */
 struct ernic_txq {
@@ -183,6 +204,7 @@ struct ernic_regs;
 struct roce_cm;
 struct ernic_mr_svc;
 struct ernic_recovery;
+struct ernic_rrec;
 struct roce_cm_event;
 struct roce_cm_id;
 
@@ -202,6 +224,7 @@ struct ernic_ctrl {
 	uint64_t cnt[ERNIC_CNT_MAX];	/**< control core's own counters */
 	struct ernic_mr_svc *mr_svc;	/**< registration service (ernic_mr_svc.c) */
 	struct ernic_recovery *rec;	/**< QP error recovery (ernic_recovery.c) */
+	struct ernic_rrec *rrec;	/**< register QPs, async events (ernic_reg_recovery.c) */
 };
 
 struct ernic_worker {
@@ -237,6 +260,9 @@ struct ernic_neigh_entry {
 	uint64_t probe_tsc;		/**< last request sent */
 	uint64_t confirmed_tsc;		/**< last time its MAC was learnt */
 	uint8_t probes;			/**< requests sent for this resolution */
+	uint8_t kernel;			/**< resolved through the kernel (ernic_kneigh.c) */
+	uint64_t ask_tsc;		/**< kernel: last RTM_GETNEIGH */
+	uint64_t use_tsc;		/**< kernel: last NTF_USE */
 	union roce_gid ip;
 };
 
@@ -274,6 +300,7 @@ struct ernic_port {
 	bool under_configured;
 	struct rte_mempool *rx_pool;	/**< underlying RX and copies */
 	struct rte_mempool *tx_pool;	/**< roce headers/frames, ARP/ND */
+	struct rte_mempool *zc_pool;	/**< zero-copy attached + tail segments */
 	struct roce_device *rdev;
 	uint16_t nb_workers;
 	struct ernic_worker *w;
@@ -304,6 +331,7 @@ struct ernic_port {
 	uint32_t xs_base_qpn[ERNIC_XSTATS_QPS];	/**< their QPNs */
 	struct rte_eth_stats st_base;	/**< app queue stats at the last reset */
 	struct ernic_xdp *xdp;		/**< XDP steering (ernic_xdp.c), NULL: none */
+	struct ernic_kneigh *kneigh;	/**< kernel neighbours (ernic_kneigh.c), NULL: own */
 };
 
 /* ernic_ethdev.c */
@@ -416,9 +444,37 @@ void ernic_recovery_run(struct ernic_port *p, uint64_t now);
 int ernic_recovery_get_event(struct ernic_port *p, struct roce_cm_event *ev);
 /** The application disconnects or destroys @p id: no recovery for it. */
 void ernic_recovery_forget(struct ernic_port *p, const struct roce_cm_id *id);
+/** A fatal async event of QP @p qpn: recover it now if it is armed. */
+void ernic_recovery_qp_fatal(struct ernic_port *p, uint32_t qpn,
+			     uint64_t now);
+/** One armed connection (telemetry). */
+struct ernic_rec_info {
+	const struct roce_cm_id *id;	/**< current id, NULL between attempts */
+	uint32_t qpn;
+	const char *state;		/**< WATCH, BACKOFF, CONNECTING... */
+	bool reconnect;			/**< role RECONNECT (else ACCEPT) */
+	uint32_t attempts;
+	int last_err;
+	struct roce_cm_addr remote;
+};
+/** Armed connections: fills up to @p n, returns how many there are. */
+unsigned int ernic_recovery_list(const struct ernic_port *p,
+				 struct ernic_rec_info *out, unsigned int n);
 /** Recovery counters ("cm_recovery_*"); returns the number available. */
 int ernic_recovery_counters(const struct ernic_port *p,
 			    struct roce_counter *c, unsigned int n);
+
+/*
+ * ernic_reg_recovery.c: fatal errors of register-window QPs (PG332
+ * recovery sequence) and the engines' async events (ctrl.lock held)
+ */
+int ernic_rrec_create(struct ernic_port *p);
+void ernic_rrec_destroy(struct ernic_port *p);
+/** Control core: async events, error status queue, recovery steps. */
+void ernic_rrec_run(struct ernic_port *p, uint64_t now);
+/** Counters ("reg_recovery_*", "ctrl_async_*"); returns the number available. */
+int ernic_rrec_counters(const struct ernic_port *p, struct roce_counter *c,
+			unsigned int n);
 
 /* ernic_xdp.c: XDP steering on net_af_xdp (doc/guides/xdp.rst) */
 /**
@@ -434,8 +490,37 @@ int ernic_xdp_counters(const struct ernic_port *p, uint64_t *v,
 		       unsigned int n);
 /** Name of counter @p c of enum ernic_xdp_cnt, NULL past the end. */
 const char *ernic_xdp_cnt_name(unsigned int c);
+/**
+ * Longest frame the underlying port @p under can receive in one buffer
+ * when it is net_af_xdp (its max_rx_pktlen); 0 for other drivers.
+ */
+uint32_t ernic_xdp_frame_max(uint16_t under);
+/** Kernel headroom in front of an XDP frame (XDP_PACKET_HEADROOM). */
+#define ERNIC_XDP_PACKET_HEADROOM 256
 /** Text form of a GID-form address (IPv4-mapped shown as a.b.c.d). */
 void ernic_xdp_addr_str(const uint8_t *a, char *buf, size_t len);
+
+/* ernic_kneigh.c: resolution through the kernel's neighbour table */
+/** True when the kernel holds GID-form address @p a on interface @p ifname. */
+bool ernic_kernel_has_addr(const char *ifname, const uint8_t *a);
+/** "auto", "kernel" or "own". */
+const char *ernic_neigh_mode_name(enum ernic_neigh_mode m);
+/**
+ * After the underlying port started: per neigh=, open the rtnetlink socket
+ * when some targets resolve through the kernel. -errno: neigh=kernel on a
+ * port without a kernel interface, or no socket.
+ */
+int ernic_kneigh_start(struct ernic_port *p);
+void ernic_kneigh_stop(struct ernic_port *p);
+/** True when target @p g resolves through the kernel. */
+bool ernic_kneigh_applies(const struct ernic_port *p,
+			  const union roce_gid *g);
+/**
+ * Resolve entry @p e through the kernel (table lock held, never waits):
+ * 0 with @p mac, -EAGAIN (asked, call again), -EHOSTUNREACH, -ENETDOWN.
+ */
+int ernic_kneigh_resolve(struct ernic_port *p, struct ernic_neigh_entry *e,
+			 uint8_t mac[6], uint64_t now);
 
 /* ernic_numa.c: NUMA placement (doc/guides/pmd.rst, NUMA placement) */
 /** NUMA node for the memory of worker @p idx (its lcore's, else the port's). */

@@ -74,6 +74,10 @@ enum rec_cnt {
 	REC_CNT_RECOVERED,
 	REC_CNT_FAILED,
 	REC_CNT_QP_RESET_ERR,
+	REC_CNT_APP_DISCONNECT,
+	REC_CNT_PEER_RECOVERING,
+	REC_CNT_ASYNC_FATAL,
+	REC_CNT_EV_DROPPED,
 	REC_CNT_MAX,
 };
 
@@ -87,6 +91,19 @@ static const char *const rec_cnt_names[REC_CNT_MAX] = {
 	[REC_CNT_RECOVERED] = "cm_recovery_recovered",
 	[REC_CNT_FAILED] = "cm_recovery_failed",
 	[REC_CNT_QP_RESET_ERR] = "cm_recovery_qp_reset_errors",
+	[REC_CNT_APP_DISCONNECT] = "cm_recovery_app_disconnects",
+	[REC_CNT_PEER_RECOVERING] = "cm_recovery_peer_recovering",
+	[REC_CNT_ASYNC_FATAL] = "cm_recovery_async_fatal",
+	[REC_CNT_EV_DROPPED] = "cm_recovery_events_dropped",
+};
+
+/*
+ * Private data of the DREQ a recovery sends on the old connection: the
+ * peer's control core tells it from an application's disconnect (whose
+ * DREQ, ours or Linux's, carries no such tag).
+ */
+static const uint8_t rec_dreq_tag[8] = {
+	'E', 'R', 'N', 'I', 'C', 'R', 'E', 'C',
 };
 
 struct ernic_recovery {
@@ -120,9 +137,14 @@ ev_emit(struct ernic_recovery *r, const struct rec_conn *c, uint32_t type,
 {
 	struct roce_cm_event *ev;
 
-	/* a full FIFO (the application does not take its events): drop the oldest */
-	if (evq_full(r))
+	/*
+	 * a full FIFO (the application does not take its events): drop the
+	 * oldest, counted (cm_recovery_events_dropped)
+	 */
+	if (evq_full(r)) {
 		r->ev_head++;
+		r->cnt[REC_CNT_EV_DROPPED]++;
+	}
 	ev = &r->evq[r->ev_tail++ % REC_EVQ];
 	memset(ev, 0, sizeof(*ev));
 	ev->type = (enum roce_cm_event_type)type;
@@ -167,7 +189,8 @@ conn_release(struct ernic_recovery *r, struct rec_conn *c, uint64_t now)
 
 	if (c->id != NULL) {
 		if (roce_cm_id_state(c->id) == ROCE_CM_ESTABLISHED)
-			roce_cm_disconnect(c->id, now);
+			roce_cm_disconnect_pd(c->id, rec_dreq_tag,
+					      sizeof(rec_dreq_tag), now);
 		roce_cm_destroy_id(c->id, now);
 		c->id = NULL;
 	}
@@ -314,11 +337,25 @@ rec_filter(struct ernic_recovery *r, const struct roce_cm_event *ev,
 		return false;
 	switch (c->state) {
 	case REC_WATCH:
-		if (ev->type == ROCE_CM_EVENT_DISCONNECTED) {
-			conn_broken(r, c, -ECONNRESET, now);
-			return true;
+		if (ev->type != ROCE_CM_EVENT_DISCONNECTED)
+			return false;
+		if (ev->by_peer_dreq &&
+		    (ev->private_data_len < sizeof(rec_dreq_tag) ||
+		     memcmp(ev->private_data, rec_dreq_tag,
+			    sizeof(rec_dreq_tag)) != 0)) {
+			/*
+			 * the peer's application disconnected (an untagged
+			 * DREQ): nothing to recover, the application gets
+			 * the DISCONNECTED and the recovery is disarmed
+			 */
+			r->cnt[REC_CNT_APP_DISCONNECT]++;
+			conn_free(r, c);
+			return false;
 		}
-		return false;
+		if (ev->by_peer_dreq)
+			r->cnt[REC_CNT_PEER_RECOVERING]++;
+		conn_broken(r, c, -ECONNRESET, now);
+		return true;
 	case REC_CONNECTING:
 		if (ev->type == ROCE_CM_EVENT_ESTABLISHED)
 			conn_recovered(r, c, ev);
@@ -400,6 +437,61 @@ ernic_recovery_get_event(struct ernic_port *p, struct roce_cm_event *ev)
 		return 0;
 	*ev = r->evq[r->ev_head++ % REC_EVQ];
 	return 1;
+}
+
+void
+ernic_recovery_qp_fatal(struct ernic_port *p, uint32_t qpn, uint64_t now)
+{
+	struct ernic_recovery *r = p->ctrl.rec;
+	struct rec_conn *c;
+	uint32_t i;
+
+	if (r == NULL || r->nb_conn == 0)
+		return;
+	for (i = 0; i < REC_MAX; i++) {
+		c = &r->conn[i];
+		if (c->state != REC_WATCH || roce_qp_num(c->qp) != qpn)
+			continue;
+		r->cnt[REC_CNT_ASYNC_FATAL]++;
+		conn_broken(r, c, -EIO, now);
+		return;
+	}
+}
+
+static const char *const rec_state_names[] = {
+	[REC_FREE] = "FREE", [REC_WATCH] = "WATCH",
+	[REC_BACKOFF] = "BACKOFF", [REC_CONNECTING] = "CONNECTING",
+	[REC_AWAIT] = "AWAIT", [REC_ACCEPTING] = "ACCEPTING",
+};
+
+unsigned int
+ernic_recovery_list(const struct ernic_port *p, struct ernic_rec_info *out,
+		    unsigned int n)
+{
+	const struct ernic_recovery *r = p->ctrl.rec;
+	const struct rec_conn *c;
+	unsigned int k = 0;
+	uint32_t i;
+
+	if (r == NULL)
+		return 0;
+	for (i = 0; i < REC_MAX; i++) {
+		c = &r->conn[i];
+		if (c->state == REC_FREE)
+			continue;
+		if (k < n) {
+			out[k].id = c->id;
+			out[k].qpn = roce_qp_num(c->qp);
+			out[k].state = rec_state_names[c->state];
+			out[k].reconnect = c->role ==
+				RTE_PMD_ERNIC_CM_RECOVER_RECONNECT;
+			out[k].attempts = c->attempts;
+			out[k].last_err = c->last_err;
+			out[k].remote = c->remote;
+		}
+		k++;
+	}
+	return k;
 }
 
 void

@@ -143,6 +143,11 @@ desc_find(const struct reg_desc *t, unsigned int n, uint32_t off)
 	return NULL;
 }
 
+/* The 64 CNP schedule status banks share one description. */
+static const struct reg_desc cnpschdsts_desc = {
+	ERNIC_CNPSCHDSTS, RA_W1C, "CNPSCHDSTS"
+};
+
 /* Where an offset of the window lands. */
 enum blk { BLK_NONE, BLK_PDT, BLK_GCSR, BLK_QCSR };
 
@@ -170,6 +175,11 @@ decode(uint32_t off, uint32_t nb_qp, struct decoded *dc)
 		dc->blk = BLK_GCSR;
 		dc->roff = off - ERNIC_GCSR_BASE;
 		dc->d = desc_find(gcsr_regs, RTE_DIM(gcsr_regs), dc->roff);
+		if (dc->roff >= ERNIC_CNPSCHDSTS && dc->roff <
+		    ERNIC_CNPSCHDSTS + 4 * ERNIC_CNPSCHDSTS_BANKS) {
+			dc->d = &cnpschdsts_desc;	/* bank idx, 1..64 */
+			dc->idx = (dc->roff - ERNIC_CNPSCHDSTS) / 4 + 1;
+		}
 	} else if (off >= ERNIC_QCSR_BASE &&
 		   off < ERNIC_QCSR_BASE + nb_qp * ERNIC_QCSR_STRIDE) {
 		dc->blk = BLK_QCSR;
@@ -506,6 +516,13 @@ rte_pmd_ernic_reg_by_name(const char *name, uint32_t index, uint32_t *off)
 				pdt_regs[i].off;
 			return 0;
 		}
+	/* CNPSCHDSTS1..64: the bank is the index */
+	if (strcasecmp(name, cnpschdsts_desc.name) == 0) {
+		if (index == 0 || index > ERNIC_CNPSCHDSTS_BANKS)
+			return -EINVAL;
+		*off = ERNIC_GCSR_BASE + ERNIC_CNPSCHDSTS + (index - 1) * 4;
+		return 0;
+	}
 	return -ENOENT;
 }
 

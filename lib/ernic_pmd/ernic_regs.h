@@ -45,7 +45,7 @@ enum ernic_win {
 	ERNIC_PDT_STRIDE = 0x100,
 	ERNIC_PDT_ENTRIES = 2048,
 	ERNIC_GCSR_BASE = 0x100000,
-	ERNIC_GCSR_SIZE = 0x200,
+	ERNIC_GCSR_SIZE = 0x500,		/**< up to the CNPSCHDSTS banks */
 	ERNIC_QCSR_BASE = 0x180000,		/**< QP1's block */
 	ERNIC_QCSR_STRIDE = 0x100,
 	ERNIC_QP_MAX = 2048,			/**< blocks in the window: QP 1..2048 */
@@ -115,6 +115,9 @@ enum ernic_gcsr_reg {
 	ERNIC_OUTRDRSPPKTCNT = 0x17c,	/**< READ response packets out */
 	ERNIC_INTEN = 0x180,
 	ERNIC_INTSTS = 0x184,		/**< W1C */
+	/** CNPSCHDSTS1..64: bit (qpn % 32) of bank qpn / 32, W1C */
+	ERNIC_CNPSCHDSTS = 0x390,
+	ERNIC_CNPSCHDSTS_BANKS = 64,
 };
 
 enum ernic_xrnicconf {
@@ -287,6 +290,7 @@ struct ernic_reg_qp {
 	bool illegal;			/**< an illegal WQE stopped posting (atomic) */
 	bool local_err;			/**< worker: completing WQEs locally */
 	uint16_t widx;			/**< owner worker index */
+	uint64_t ce_seen;		/**< worker: qp->stats.ce_rx flagged so far */
 	struct ernic_regs *regs;
 	struct roce_qp *qp;
 	struct roce_cq *scq, *rcq;

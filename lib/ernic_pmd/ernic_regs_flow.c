@@ -832,6 +832,7 @@ qp_enable(struct ernic_regs *rg, struct ernic_reg_qp *q, uint32_t conf)
 		ret = -rte_errno;
 		goto fail;
 	}
+	q->ce_seen = 0;
 	rn.dev = p->rdev;
 	rn.qp = q->qp;
 	rn.qpn = q->qpn;
@@ -1040,6 +1041,9 @@ ernic_flow_counter(struct ernic_regs *rg, uint32_t off)
 			break;
 		case ERNIC_INCNPPKTCNT:
 			v += w->cnt[ROCE_WCNT_RX_CNP];
+			break;
+		case ERNIC_OUTCNPPKTCNT:
+			v += w->cnt[ROCE_WCNT_TX_CNP];
 			break;
 		case ERNIC_OUTRDRSPPKTCNT:
 			v += w->cnt[ROCE_WCNT_RESP_READ_PKTS];
@@ -1261,6 +1265,25 @@ complete_local(struct ernic_regs *rg, struct ernic_reg_qp *q)
 	ernic_regs_int(rg, ERNIC_INT_WQE_COMPLETION);
 }
 
+/*
+ * CE-marked packets arrived on @p q's QP since the last poll: the engine
+ * scheduled a CNP (roce_cc.c); flag it in CNPSCHDSTS and INTSTS[8].
+ */
+static void
+cnp_sched(struct ernic_regs *rg, struct ernic_reg_qp *q)
+{
+	uint64_t ce = __atomic_load_n(&q->qp->stats.ce_rx, __ATOMIC_RELAXED);
+	uint32_t bank = q->qpn / 32;
+
+	if (likely(ce == q->ce_seen))
+		return;
+	q->ce_seen = ce;
+	if (bank < ERNIC_CNPSCHDSTS_BANKS)
+		__atomic_fetch_or(&rg->g[(ERNIC_CNPSCHDSTS + 4 * bank) / 4],
+				  1u << (q->qpn % 32), __ATOMIC_RELEASE);
+	ernic_regs_int(rg, ERNIC_INT_CNP);
+}
+
 void
 ernic_regs_worker_poll(struct ernic_port *p, uint16_t widx)
 {
@@ -1277,6 +1300,7 @@ ernic_regs_worker_poll(struct ernic_port *p, uint16_t widx)
 			ernic_hs_run(q);
 		poll_send(rg, q, hs);
 		poll_recv(rg, q, hs);
+		cnp_sched(rg, q);
 		/* the QP left service without a failed send WQE (responder) */
 		if (!__atomic_load_n(&q->fatal, __ATOMIC_ACQUIRE) &&
 		    __atomic_load_n(&q->qp->state, __ATOMIC_ACQUIRE) ==

@@ -4,6 +4,8 @@
  *   /ernic/stats[,<port>]            every xstat of the port
  *   /ernic/qp/list[,<port>]          QPNs of the port's QPs
  *   /ernic/qp/info,[<port>,]<qpn>    attributes and counters of one QP
+ *   /ernic/cm[,<port>]               CM connections, armed recoveries,
+ *                                    CM/MAD/recovery counters
  * Without a port id, the first net_ernic port is used.
  *
  * QPs are read from the device's QPN table inside roce_qp_read_begin() /
@@ -12,6 +14,7 @@
  * as unknown, or with its last values when the destroy came later).
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,7 +23,14 @@
 #include <rte_telemetry.h>
 
 #include "ernic_priv.h"
+#include "roce_cm.h"
 #include "roce_qp.h"
+#include "rte_pmd_ernic_cm.h"
+
+/** Connections and recoveries listed by /ernic/cm (the reply is 16 KB). */
+#define TEL_CM_CONNS 16
+/** Counters of rte_pmd_ernic_cm_counters() in /ernic/cm. */
+#define TEL_CM_COUNTERS 200
 
 static const char *const qp_state_names[] = {
 	"RESET", "INIT", "RTR", "RTS", "SQD", "SQE", "ERR", "UNKNOWN",
@@ -225,6 +235,120 @@ tel_qp_info(const char *cmd __rte_unused, const char *params,
 	rte_tel_data_add_dict_u64(d, "dup_requests", s->dup_requests);
 	rte_tel_data_add_dict_u64(d, "out_of_seq", s->out_of_seq);
 	rte_tel_data_add_dict_u64(d, "rx_drops", s->rx_drops);
+	/* congestion control: CE/CNP counters and the DCQCN rate (0: none) */
+	rte_tel_data_add_dict_u64(d, "ce_rx", s->ce_rx);
+	rte_tel_data_add_dict_u64(d, "cnp_tx", s->cnp_tx);
+	rte_tel_data_add_dict_u64(d, "cnp_rx", s->cnp_rx);
+	rte_tel_data_add_dict_u64(d, "cc_cuts", s->cc_cuts);
+	rte_tel_data_add_dict_u64(d, "cc_pace_stalls", s->cc_pace_stalls);
+	rte_tel_data_add_dict_u64(d, "cc_rate_mbps", s->cc_rate_mbps);
+	return 0;
+}
+
+/* "a.b.c.d:port" or "[v6]:port" */
+static void
+cm_addr_str(const struct roce_cm_addr *a, char *buf, size_t len)
+{
+	char ip[64];
+
+	ernic_xdp_addr_str(a->gid.raw, ip, sizeof(ip));
+	snprintf(buf, len, a->ip_ver == 6 ? "[%s]:%u" : "%s:%u", ip, a->port);
+}
+
+static int
+tel_cm(const char *cmd __rte_unused, const char *params,
+       struct rte_tel_data *d)
+{
+	struct roce_cm_conn_info ci[TEL_CM_CONNS];
+	struct ernic_rec_info ri[TEL_CM_CONNS];
+	struct roce_counter *cn = NULL;
+	struct rte_tel_data *t;
+	unsigned int nc, nr, i, k, shown_c, shown_r;
+	struct ernic_port *p;
+	unsigned long v[2];
+	char name[32], buf[96];
+	const char *rec;
+	uint16_t pid;
+	int n, ncnt;
+
+	n = parse_params(params, v);
+	if (n < 0 || n > 1)
+		return -EINVAL;
+	p = port_param(v[0], n, &pid);
+	if (p == NULL || p->ctrl.cm == NULL)
+		return -EINVAL;
+	cn = malloc(sizeof(*cn) * TEL_CM_COUNTERS);
+	if (cn == NULL)
+		return -ENOMEM;
+	/* takes ctrl.lock itself */
+	ncnt = rte_pmd_ernic_cm_counters(pid, cn, TEL_CM_COUNTERS);
+	if (ncnt < 0) {
+		free(cn);
+		return -EINVAL;
+	}
+	rte_spinlock_lock(&p->ctrl.lock);
+	nc = roce_cm_conn_list(p->ctrl.cm, ci, RTE_DIM(ci));
+	nr = ernic_recovery_list(p, ri, RTE_DIM(ri));
+	rte_spinlock_unlock(&p->ctrl.lock);
+	shown_c = RTE_MIN(nc, (unsigned int)RTE_DIM(ci));
+	shown_r = RTE_MIN(nr, (unsigned int)RTE_DIM(ri));
+
+	rte_tel_data_start_dict(d);
+	rte_tel_data_add_dict_int(d, "port", pid);
+	rte_tel_data_add_dict_u64(d, "connections", nc);
+	rte_tel_data_add_dict_u64(d, "recoveries", nr);
+	for (i = 0; i < shown_c; i++) {
+		t = rte_tel_data_alloc();
+		if (t == NULL)
+			break;
+		rte_tel_data_start_dict(t);
+		rte_tel_data_add_dict_string(t, "state",
+					     roce_cm_state_name(ci[i].state));
+		rte_tel_data_add_dict_string(t, "role",
+					     ci[i].active ? "active" : "passive");
+		cm_addr_str(&ci[i].local, buf, sizeof(buf));
+		rte_tel_data_add_dict_string(t, "local", buf);
+		cm_addr_str(&ci[i].remote, buf, sizeof(buf));
+		rte_tel_data_add_dict_string(t, "remote", buf);
+		rte_tel_data_add_dict_u64(t, "local_qpn", ci[i].local_qpn);
+		rte_tel_data_add_dict_u64(t, "remote_qpn", ci[i].remote_qpn);
+		rte_tel_data_add_dict_u64(t, "local_comm_id",
+					  ci[i].local_comm_id);
+		rte_tel_data_add_dict_u64(t, "remote_comm_id",
+					  ci[i].remote_comm_id);
+		rte_tel_data_add_dict_int(t, "released", ci[i].orphan);
+		rec = "none";
+		for (k = 0; k < shown_r; k++)
+			if (ri[k].id == ci[i].id)
+				rec = ri[k].reconnect ? "reconnect" : "accept";
+		rte_tel_data_add_dict_string(t, "recovery", rec);
+		snprintf(name, sizeof(name), "conn%u", i);
+		rte_tel_data_add_dict_container(d, name, t, 0);
+	}
+	for (i = 0; i < shown_r; i++) {
+		t = rte_tel_data_alloc();
+		if (t == NULL)
+			break;
+		rte_tel_data_start_dict(t);
+		rte_tel_data_add_dict_u64(t, "qpn", ri[i].qpn);
+		rte_tel_data_add_dict_string(t, "role", ri[i].reconnect ?
+					     "reconnect" : "accept");
+		rte_tel_data_add_dict_string(t, "state", ri[i].state);
+		cm_addr_str(&ri[i].remote, buf, sizeof(buf));
+		rte_tel_data_add_dict_string(t, "remote", buf);
+		rte_tel_data_add_dict_u64(t, "attempts", ri[i].attempts);
+		rte_tel_data_add_dict_int(t, "last_err", ri[i].last_err);
+		snprintf(name, sizeof(name), "rec%u", i);
+		rte_tel_data_add_dict_container(d, name, t, 0);
+	}
+	t = rte_tel_data_alloc();
+	if (t != NULL) {
+		rte_tel_data_start_dict(t);
+		for (i = 0; i < (unsigned int)ncnt && i < TEL_CM_COUNTERS; i++)
+			rte_tel_data_add_dict_u64(t, cn[i].name, cn[i].value);
+		rte_tel_data_add_dict_container(d, "counters", t, 0);
+	}
+	free(cn);
 	return 0;
 }
 
@@ -236,4 +360,6 @@ RTE_INIT(ernic_telemetry_init)
 		"QPNs of a net_ernic port. Parameters: [port_id]");
 	rte_telemetry_register_cmd("/ernic/qp/info", tel_qp_info,
 		"State and counters of a QP. Parameters: [port_id,]qpn");
+	rte_telemetry_register_cmd("/ernic/cm", tel_cm,
+		"CM connections, recoveries and counters. Parameters: [port_id]");
 }

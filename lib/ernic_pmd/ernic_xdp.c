@@ -22,7 +22,6 @@
 #include <unistd.h>
 
 #include <arpa/inet.h>
-#include <ifaddrs.h>
 #include <net/if.h>
 #include <netinet/in.h>
 
@@ -63,37 +62,6 @@ ernic_xdp_cnt_name(unsigned int c)
 }
 
 #ifdef ERNIC_HAVE_LIBBPF
-
-/* True when the kernel has address @p a (GID form) on interface @p ifname. */
-static bool
-kernel_has_addr(const char *ifname, const uint8_t *a)
-{
-	static const uint8_t v4map[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-					   0xff, 0xff };
-	struct ifaddrs *ifa, *i;
-	bool v4 = memcmp(a, v4map, sizeof(v4map)) == 0;
-	bool found = false;
-
-	if (getifaddrs(&ifa) != 0)
-		return false;
-	for (i = ifa; i != NULL && !found; i = i->ifa_next) {
-		if (i->ifa_addr == NULL || strcmp(i->ifa_name, ifname) != 0)
-			continue;
-		if (v4 && i->ifa_addr->sa_family == AF_INET) {
-			const struct sockaddr_in *s =
-				(const struct sockaddr_in *)i->ifa_addr;
-
-			found = memcmp(&s->sin_addr, a + 12, 4) == 0;
-		} else if (!v4 && i->ifa_addr->sa_family == AF_INET6) {
-			const struct sockaddr_in6 *s =
-				(const struct sockaddr_in6 *)i->ifa_addr;
-
-			found = memcmp(&s->sin6_addr, a, 16) == 0;
-		}
-	}
-	freeifaddrs(ifa);
-	return found;
-}
 
 /* The fd of the map named @p name of program @p prog_fd, or -1. */
 static int
@@ -248,7 +216,7 @@ ernic_xdp_start(struct ernic_port *p)
 	memset(&val, 0, sizeof(val));
 	val.vlan = p->args.has_vlan ? p->args.vlan : 0;
 	for (i = 0; i < p->nb_gid && i < ERNIC_GID_MAX; i++) {
-		bool kern = kernel_has_addr(ifname, p->gid[i].raw);
+		bool kern = ernic_kernel_has_addr(ifname, p->gid[i].raw);
 
 		memcpy(x->key[x->nb].a, p->gid[i].raw, 16);
 		val.flags = ERNIC_XDP_F_ROCE | (kern ? 0 : ERNIC_XDP_F_NEIGH);
@@ -320,6 +288,26 @@ ernic_xdp_stop(struct ernic_port *p __rte_unused)
 }
 
 #endif /* ERNIC_HAVE_LIBBPF */
+
+uint32_t
+ernic_xdp_frame_max(uint16_t under)
+{
+	struct rte_eth_dev_info ui;
+
+	/*
+	 * DPDK 22.11's net_af_xdp: one umem chunk per frame, no multi-buffer.
+	 * The chunk is an mbuf of the RX pool (zero-copy umem), at most a
+	 * page; the kernel writes the frame after the mbuf headroom and
+	 * XDP_PACKET_HEADROOM, so it reports max_rx_pktlen = page size -
+	 * mempool object header - struct rte_mbuf - RTE_PKTMBUF_HEADROOM -
+	 * XDP_PACKET_HEADROOM (3568 bytes with 4 KiB pages). The RX pool must
+	 * be large enough for that (ernic_pools_create()).
+	 */
+	if (rte_eth_dev_info_get(under, &ui) != 0 || ui.driver_name == NULL ||
+	    strcmp(ui.driver_name, "net_af_xdp") != 0)
+		return 0;
+	return ui.max_rx_pktlen;
+}
 
 void
 ernic_xdp_addr_str(const uint8_t *a, char *buf, size_t len)

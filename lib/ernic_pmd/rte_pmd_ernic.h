@@ -107,7 +107,9 @@ int rte_pmd_ernic_underlying_port(uint16_t port_id);
 
 /**
  * Path MTU of the port's QPs in bytes: the pmtu= devarg (256, 512, 1024,
- * 2048 or 4096; 1024 when not given). The port's MTU is at least this
+ * 2048 or 4096; 1024 when not given), lowered at probe to the largest
+ * that fits when the underlying port cannot carry such frames (net_af_xdp:
+ * 2048; xstat "pmtu_clamped" 1). The port's MTU is at least this
  * plus the RoCEv2 headers (dev_info.min_mtu).
  *
  * @return the PMTU in bytes, or -ENODEV

@@ -82,7 +82,11 @@ int rte_pmd_ernic_cm_destroy_id(uint16_t port_id, struct roce_cm_id *id);
 int rte_pmd_ernic_cm_get_event(uint16_t port_id, struct roce_cm_event *ev);
 
 /**
- * CM and MAD counters of the port (names "cm_*", "mad_*").
+ * Counters of the port's control core: CM and MAD ("cm_*", "mad_*"), the
+ * registration service ("mr_*"), the recoveries ("cm_recovery_*",
+ * "reg_recovery_*"), async events ("ctrl_async_*",
+ * "roce_async_events_dropped") and the gauge "cm_ids_in_use". Also in
+ * xstats and /ernic/cm.
  *
  * @return the number available (copies min(that, @p n)), or -ENODEV,
  *   -EAGAIN
@@ -101,12 +105,20 @@ int rte_pmd_ernic_cm_counters(uint16_t port_id, struct roce_counter *c,
 enum rte_pmd_ernic_cm_event {
 	/**
 	 * The QP of a recoverable connection failed (went to ERR: fatal
-	 * error, retry exhaustion, remote access error...) or the peer
-	 * disconnected it. @c id is the old id, already released by the
-	 * control core (do not use it any more); the QP's outstanding work
-	 * requests complete with their error or ROCE_WC_WR_FLUSH_ERR (poll
-	 * its CQs); @c status is -EIO (QP error) or -ECONNRESET (peer
-	 * disconnect). The control core resets the QP and reconnects.
+	 * error, retry exhaustion, remote access error...; or a fatal async
+	 * event) or the connection broke on the peer's side. @c id is the old
+	 * id, already released by the control core (do not use it any more);
+	 * the QP's outstanding work requests complete with their error or
+	 * ROCE_WC_WR_FLUSH_ERR (poll its CQs); @c status is -EIO (our QP
+	 * failed) or -ECONNRESET (the peer's control core is recovering its
+	 * end: its DREQ carries the recovery tag; or a REJ, a stale REQ or a
+	 * DREQ timeout ended the connection). The control core resets the QP
+	 * and reconnects (or awaits the reconnect).
+	 *
+	 * An application disconnect of the peer (a DREQ without the tag, e.g.
+	 * Linux's rdma_disconnect()) is not a QP error: it is delivered as
+	 * ROCE_CM_EVENT_DISCONNECTED (by_peer_dreq set) and disarms the
+	 * recovery of that connection.
 	 */
 	RTE_PMD_ERNIC_CM_EVENT_QP_ERROR = 0x100,
 	/**

@@ -60,7 +60,8 @@ int rte_pmd_ernic_reg_write(uint16_t port_id, uint32_t off, uint32_t val);
  * Offset of the register named @p name ("QPCONF", "CQHEAD", "INTSTS",
  * "BUFRKEY", ...; PG332 names, case-insensitive): @p index is the QPN for
  * per-QP registers (1..2048), the entry for PD table registers (0..2047),
- * ignored for global ones.
+ * the bank for "CNPSCHDSTS" (1..64: CNPSCHDSTS1..64), ignored for other
+ * global ones.
  *
  * @return 0 and *off, -ENOENT (no such name), -EINVAL (index out of range
  *   or NULL argument)

@@ -7,18 +7,22 @@
  * net_fault: a fault-injecting wrapper port (doc/guides/pmd.rst, net_fault).
  *
  * A net_fault port takes ownership of an underlying port (port=) and passes
- * frames through it, impairing the frames it *receives*: random loss, loss
- * bursts, reordering, duplication, corruption (one bit flipped), a fixed
- * delay, and link down/up (administrative or a periodic flap). Put one on
- * each end of a link to impair both directions:
+ * frames through it, impairing the frames it receives (dir=rx, the
+ * default), sends (dir=tx) or both (dir=both): random loss, loss bursts
+ * (fixed or random length), reordering, duplication, corruption (one bit
+ * flipped), a delay with optional jitter (never reordering), and link
+ * down/up (administrative or a periodic flap, always both directions).
+ * One port with dir=both, or one on each end of a link, impairs both
+ * directions:
  *
  *   --vdev=net_ring0 ... --vdev=net_fault0,port=net_ring0,loss=1,seed=7
  *   --vdev=net_ernic0,port=net_fault0,ip=198.18.0.1
  *
- * Every receive queue has its own generator seeded from seed= and the
- * queue index: the same sequence of frames on a queue sees the same faults
- * on every run. Every injected fault is counted in the port's xstats
- * ("fault_*"). Rates are in parts per million here, percent in devargs.
+ * Every queue has its own generator seeded from seed=, the queue index and
+ * the direction: the same sequence of frames on a queue sees the same
+ * faults on every run. Every injected fault is counted in the port's
+ * xstats ("fault_*" for received frames, "fault_tx_*" for sent ones).
+ * Rates are in parts per million here, percent in devargs.
  */
 
 #include <stdbool.h>
@@ -28,11 +32,18 @@
 extern "C" {
 #endif
 
+/** The direction(s) a net_fault port impairs. */
+enum rte_pmd_fault_dir {
+	RTE_PMD_FAULT_DIR_RX = 0,	/**< frames received (default) */
+	RTE_PMD_FAULT_DIR_TX = 1,	/**< frames sent */
+	RTE_PMD_FAULT_DIR_BOTH = 2,	/**< both, with independent draws */
+};
+
 /** Impairments of a net_fault port (all 0: a transparent port). */
 struct rte_pmd_fault_params {
 	uint32_t loss_ppm;	/**< each frame lost independently */
 	uint32_t burst_ppm;	/**< a loss burst starts at this frame... */
-	uint32_t burst_len;	/**< ...and loses this many frames (>= 1) */
+	uint32_t burst_len;	/**< ...and loses this many frames (>= 1)... */
 	uint32_t reorder_ppm;	/**< frame held back behind the next one */
 	uint32_t reorder_us;	/**< ...for at most this long (default 100) */
 	uint32_t dup_ppm;	/**< frame delivered twice */
@@ -40,6 +51,11 @@ struct rte_pmd_fault_params {
 	uint32_t delay_us;	/**< every frame delivered this much later */
 	uint32_t link_up_ms;	/**< flap: up this long, then... */
 	uint32_t link_down_ms;	/**< ...down this long, repeated (both > 0) */
+	uint32_t jitter_us;	/**< plus 0..jitter_us more per frame, uniform;
+				 *   a frame never leaves before the previous */
+	uint32_t burst_len_max;	/**< ...or, when >= burst_len, a uniform length
+				 *   in [burst_len, burst_len_max] per burst */
+	uint32_t dir;		/**< enum rte_pmd_fault_dir: what is impaired */
 };
 
 /**
@@ -55,7 +71,8 @@ int rte_pmd_fault_get_params(uint16_t port_id,
  * the receive path at its next burst). The seed is not changed.
  *
  * @return 0, -ENODEV, -EINVAL (a rate above 1000000 ppm, burst_ppm with
- *   burst_len 0, only one of link_up_ms/link_down_ms)
+ *   burst_len 0, burst_len_max non-zero but below burst_len, only one of
+ *   link_up_ms/link_down_ms, dir not an enum rte_pmd_fault_dir)
  */
 int rte_pmd_fault_set_params(uint16_t port_id,
 			     const struct rte_pmd_fault_params *p);

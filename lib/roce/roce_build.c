@@ -17,6 +17,14 @@ l2_len(const struct roce_hdr_fields *f)
 	return ROCE_ETH_HLEN + (f->vlan ? ROCE_VLAN_HLEN : 0);
 }
 
+/* Opcode entry of @p f: the selective-repeat variant when it has an SRX. */
+static inline const struct roce_opcode_info *
+build_op(const struct roce_hdr_fields *f)
+{
+	return f->srx != NULL ? roce_opcode_srx_info(f->opcode) :
+				roce_opcode_info(f->opcode);
+}
+
 static inline uint32_t
 l3_len(const struct roce_hdr_fields *f)
 {
@@ -26,10 +34,10 @@ l3_len(const struct roce_hdr_fields *f)
 int
 roce_build_hdr_len(const struct roce_hdr_fields *f)
 {
-	if (!roce_opcode_valid(f->opcode) || (f->ip_ver != 4 && f->ip_ver != 6))
+	if (build_op(f)->name == NULL || (f->ip_ver != 4 && f->ip_ver != 6))
 		return -EINVAL;
 	return (int)(l2_len(f) + l3_len(f) + ROCE_UDP_HLEN +
-		     roce_opcode_info(f->opcode)->hdr_len);
+		     build_op(f)->hdr_len);
 }
 
 static uint8_t *
@@ -102,6 +110,7 @@ write_bth(uint8_t *p, const struct roce_hdr_fields *f, uint32_t pad)
 				    (f->becn ? ROCE_BTH_BECN : 0) |
 				    (f->dqpn & ROCE_BTH_QPN));
 	bth->apsn = rte_cpu_to_be_32((f->ackreq ? ROCE_BTH_ACKREQ : 0) |
+				     (f->srx != NULL ? ROCE_BTH_APSN_SRX : 0) |
 				     (f->psn & ROCE_BTH_PSN));
 }
 
@@ -149,6 +158,13 @@ write_ext(uint8_t *bth, const struct roce_opcode_info *op,
 				   f->inv_rkey);
 	if (off[ROCE_EXT_CNP])
 		memset(bth + off[ROCE_EXT_CNP], 0, ROCE_CNP_RSVD_LEN);
+	if (f->srx != NULL) {
+		/* selective repeat: after the IBTA headers (roce_sr.h) */
+		uint8_t xlen = op->hdr_len -
+			roce_opcode_info(f->opcode)->hdr_len;
+
+		memcpy(bth + op->hdr_len - xlen, f->srx, xlen);
+	}
 }
 
 int
@@ -165,7 +181,7 @@ roce_build_hdr(void *buf, uint32_t size, const struct roce_hdr_fields *f,
 		return hlen;
 	if (size < (uint32_t)hlen)
 		return -ENOSPC;
-	op = roce_opcode_info(f->opcode);
+	op = build_op(f);
 	if (payload_len != 0 && !(op->flags & ROCE_OPF_PAYLOAD))
 		return -EINVAL;
 	/* IBTA 9.2.4: pad the payload to a multiple of 4 bytes; first and
@@ -252,9 +268,9 @@ roce_build_mbuf_tmpl(struct rte_mbuf *m, const uint8_t *tmpl,
 	uint8_t *hdr, *trailer;
 	bool v4;
 
-	if (unlikely(!roce_opcode_valid(f->opcode)))
+	op = build_op(f);
+	if (unlikely(op->name == NULL))
 		return -EINVAL;
-	op = roce_opcode_info(f->opcode);
 	if (unlikely((plen != 0 && !(op->flags & ROCE_OPF_PAYLOAD)) ||
 		     (pad != 0 && !(op->flags & ROCE_OPF_LAST))))
 		return -EINVAL;

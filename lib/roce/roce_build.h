@@ -74,6 +74,12 @@ struct roce_hdr_fields {
 	uint32_t inv_rkey;		/**< IETH R_Key to invalidate */
 	uint32_t qkey;			/**< DETH Q_Key */
 	uint32_t src_qpn;		/**< DETH source QP (24 bits) */
+	/**
+	 * Selective repeat (roce_sr.h): NULL for IBTA packets; else the
+	 * SR extension bytes (ROCE_SRX_REQ_LEN or ROCE_SRX_SACK_LEN, by
+	 * opcode): the BTH SRX bit is set and roce_opcode_srx_table used.
+	 */
+	const uint8_t *srx;
 };
 
 /**

@@ -136,6 +136,11 @@ q_put(uint8_t *d, unsigned int off, uint64_t v)
 #define REP_RNR_RETRY		24, 0x000000e0, 5
 #define REP_SRQ			24, 0x00000010, 4
 #define REP_LOCAL_CA_GUID	28
+/* Vendor ID (Linux ECE): REQ bytes 5-7, REP bytes 15, 19 and 23 */
+#define REQ_VENDOR_ID		4, 0x00ffffff, 0
+#define REP_VENDOR_ID_H		12, 0x000000ff, 0
+#define REP_VENDOR_ID_M		16, 0x000000ff, 0
+#define REP_VENDOR_ID_L		20, 0x000000ff, 0
 #define REP_PRIVATE		36
 
 /* RTU, DREP (IBTA 12.6.9, 12.6.11) and DREQ (12.6.10) */
@@ -216,6 +221,7 @@ roce_cm_req_pack(struct roce_mad *mad, uint64_t tid,
 	path_pack(d + REQ_PRIMARY_PATH, &r->primary);
 	path_pack(d + REQ_ALT_PATH, &r->alternate);
 	memcpy(d + REQ_PRIVATE, r->private_data, ROCE_CM_REQ_PRIVATE);
+	f_put(d, REQ_VENDOR_ID, r->vendor_id & 0xffffff);
 }
 
 void
@@ -249,6 +255,7 @@ roce_cm_req_unpack(const struct roce_mad *mad, struct roce_cm_req *r)
 	path_unpack(d + REQ_PRIMARY_PATH, &r->primary);
 	path_unpack(d + REQ_ALT_PATH, &r->alternate);
 	memcpy(r->private_data, d + REQ_PRIVATE, ROCE_CM_REQ_PRIVATE);
+	r->vendor_id = f_get(d, REQ_VENDOR_ID);
 }
 
 void
@@ -326,6 +333,9 @@ roce_cm_rep_pack(struct roce_mad *mad, uint64_t tid,
 	f_put(d, REP_SRQ, r->srq);
 	q_put(d, REP_LOCAL_CA_GUID, r->local_ca_guid);
 	memcpy(d + REP_PRIVATE, r->private_data, ROCE_CM_REP_PRIVATE);
+	f_put(d, REP_VENDOR_ID_H, (r->vendor_id >> 16) & 0xff);
+	f_put(d, REP_VENDOR_ID_M, (r->vendor_id >> 8) & 0xff);
+	f_put(d, REP_VENDOR_ID_L, r->vendor_id & 0xff);
 }
 
 void
@@ -348,6 +358,9 @@ roce_cm_rep_unpack(const struct roce_mad *mad, struct roce_cm_rep *r)
 	r->srq = f_get(d, REP_SRQ) != 0;
 	r->local_ca_guid = q_get(d, REP_LOCAL_CA_GUID);
 	memcpy(r->private_data, d + REP_PRIVATE, ROCE_CM_REP_PRIVATE);
+	r->vendor_id = f_get(d, REP_VENDOR_ID_H) << 16 |
+		       f_get(d, REP_VENDOR_ID_M) << 8 |
+		       f_get(d, REP_VENDOR_ID_L);
 }
 
 void
@@ -603,6 +616,8 @@ struct roce_cm_id {
 	uint32_t flow_label;
 	uint8_t sgid_index;
 	bool srq;
+	bool sr_offer;		/* selective repeat: we offer / the peer offered */
+	bool sr;		/* selective repeat negotiated on */
 	int access;
 	struct roce_mad_addr addr;	/* MAD addressing to the peer */
 	struct roce_cm_addr local, remote;
@@ -1096,6 +1111,10 @@ qp_to_rts(struct roce_cm *cm, struct roce_cm_id *id)
 		a.max_rd_atomic = id->init_depth;
 		mask |= ROCE_QP_TIMEOUT | ROCE_QP_RETRY_CNT |
 			ROCE_QP_RNR_RETRY | ROCE_QP_MAX_QP_RD_ATOMIC;
+		if (id->sr) {	/* both ends agreed (roce_cm_conn_param) */
+			a.selective_repeat = 1;
+			mask |= ROCE_QP_SELECTIVE_REPEAT;
+		}
 	}
 	return qp_modify(cm, id->qp, &a, mask);
 }
@@ -1495,6 +1514,12 @@ cm_rx_req(struct roce_cm *cm, const struct roce_mad_rx *rx, uint64_t now)
 	id->sgid_index = (uint8_t)sgid;
 	id->qp_type = req.transport == ROCE_CM_TRANSPORT_RC ? ROCE_QPT_RC :
 		ROCE_QPT_UC;
+	/* a softernic peer offering selective repeat (Linux sends 0) */
+	id->sr_offer = id->qp_type == ROCE_QPT_RC &&
+		(req.vendor_id & ROCE_CM_VENDOR_MASK) ==
+		ROCE_CM_VENDOR_SOFTERNIC &&
+		(req.vendor_id & ROCE_CM_VENDOR_CAP_SR) != 0;
+	id->sr = false;
 	id->addr = rx->addr;
 	/* address the connection's MADs and QP path as the REQ's path says */
 	memcpy(id->addr.local_gid, req.primary.remote_gid, 16);
@@ -1580,6 +1605,11 @@ cm_rx_rep(struct roce_cm *cm, const struct roce_mad_rx *rx, uint64_t now)
 	id->init_depth = RTE_MIN(id->init_depth, rep.responder_resources);
 	/* the REP's RNR retry count is for the REQ sender (IBTA 12.7.37) */
 	id->rnr_retry = rep.rnr_retry_count;
+	/* selective repeat: we offered it and a softernic peer accepted */
+	id->sr = id->sr_offer &&
+		(rep.vendor_id & ROCE_CM_VENDOR_MASK) ==
+		ROCE_CM_VENDOR_SOFTERNIC &&
+		(rep.vendor_id & ROCE_CM_VENDOR_CAP_SR) != 0;
 	hk_insert(cm, id, HK_RQPN);
 	ret = qp_to_rts(cm, id);
 	if (ret != 0) {
@@ -1701,6 +1731,7 @@ static void
 cm_rx_dreq(struct roce_cm *cm, const struct roce_mad_rx *rx, uint64_t now)
 {
 	uint64_t tid = roce_mad_tid(roce_mad_hdr_c(&rx->mad));
+	struct roce_cm_event *ev;
 	struct roce_cm_dreq dreq;
 	struct roce_cm_id *id;
 
@@ -1732,7 +1763,11 @@ cm_rx_dreq(struct roce_cm *cm, const struct roce_mad_rx *rx, uint64_t now)
 		cm_send_drep(cm, &id->addr, tid, id->local_comm_id,
 			     id->remote_comm_id);
 		cm->cnt[CM_CNT_DISCONNECTED]++;
-		ev_simple(cm, id, ROCE_CM_EVENT_DISCONNECTED, 0);
+		ev = ev_push(cm, id, ROCE_CM_EVENT_DISCONNECTED);
+		if (ev != NULL) {
+			ev->by_peer_dreq = true;
+			ev_private(ev, dreq.private_data, ROCE_CM_DREQ_PRIVATE);
+		}
 		cm_enter_timewait(cm, id, now);
 		break;
 	case ROCE_CM_TIMEWAIT:
@@ -2033,6 +2068,10 @@ roce_cm_connect(struct roce_cm *cm, const struct roce_cm_addr *src,
 	req.primary.hop_limit = id->hop_limit;
 	req.primary.subnet_local = id->hop_limit <= 1;
 	req.primary.local_ack_timeout = id->local_ack_timeout;
+	id->sr_offer = cp.selective_repeat && ia.qp_type == ROCE_QPT_RC;
+	id->sr = false;
+	if (id->sr_offer)
+		req.vendor_id = ROCE_CM_VENDOR_SOFTERNIC | ROCE_CM_VENDOR_CAP_SR;
 	ret = roce_cm_ip_hdr_pack(req.private_data, &id->local, dst);
 	if (ret != 0)
 		goto fail;
@@ -2091,6 +2130,7 @@ roce_cm_accept(struct roce_cm_id *id, struct roce_qp *qp,
 	id->peer_rnr_retry = cp.rnr_retry_count;
 	id->min_rnr_timer = cp.min_rnr_timer;
 	id->access = cp.qp_access_flags;
+	id->sr = id->sr_offer && cp.selective_repeat;
 	ret = qp_to_init(cm, id);
 	if (ret == 0)
 		ret = qp_to_rts(cm, id);
@@ -2113,6 +2153,8 @@ roce_cm_accept(struct roce_cm_id *id, struct roce_qp *qp,
 	rep.rnr_retry_count = id->peer_rnr_retry;
 	rep.srq = id->srq;
 	rep.local_ca_guid = cm->cfg.ca_guid;
+	if (id->sr)
+		rep.vendor_id = ROCE_CM_VENDOR_SOFTERNIC | ROCE_CM_VENDOR_CAP_SR;
 	if (cp.private_data != NULL && cp.private_data_len != 0)
 		memcpy(rep.private_data, cp.private_data,
 		       cp.private_data_len);
@@ -2150,12 +2192,21 @@ roce_cm_reject(struct roce_cm_id *id, uint16_t reason,
 int
 roce_cm_disconnect(struct roce_cm_id *id, uint64_t now)
 {
+	return roce_cm_disconnect_pd(id, NULL, 0, now);
+}
+
+int
+roce_cm_disconnect_pd(struct roce_cm_id *id, const void *private_data,
+		      uint8_t len, uint64_t now)
+{
 	struct roce_cm_dreq dreq;
 	struct roce_mad mad;
 	struct roce_cm *cm;
 
 	if (id == NULL || !id->in_use)
 		return -EINVAL;
+	if (len > ROCE_CM_DREQ_PRIVATE || (len != 0 && private_data == NULL))
+		return -EMSGSIZE;
 	cm = id->cm;
 	switch (id->state) {
 	case ROCE_CM_ESTABLISHED:
@@ -2186,6 +2237,8 @@ roce_cm_disconnect(struct roce_cm_id *id, uint64_t now)
 	dreq.local_comm_id = id->local_comm_id;
 	dreq.remote_comm_id = id->remote_comm_id;
 	dreq.remote_qpn = id->remote_qpn;
+	if (len != 0)
+		memcpy(dreq.private_data, private_data, len);
 	roce_cm_dreq_pack(&mad, roce_mad_tid_new(cm->agent), &dreq);
 	id->state = ROCE_CM_DREQ_SENT;
 	if (cm_send_tracked(cm, id, &mad,
@@ -2260,6 +2313,41 @@ uint32_t
 roce_cm_nb_ids(const struct roce_cm *cm)
 {
 	return cm->cfg.max_ids - cm->nb_free;
+}
+
+unsigned int
+roce_cm_conn_list(const struct roce_cm *cm, struct roce_cm_conn_info *out,
+		  unsigned int n)
+{
+	const struct roce_cm_id *id;
+	struct roce_cm_conn_info *ci;
+	unsigned int k = 0;
+	uint32_t i;
+
+	if (cm == NULL)
+		return 0;
+	for (i = 0; i < cm->cfg.max_ids; i++) {
+		id = &cm->ids[i];
+		if (!id->in_use || id->state == ROCE_CM_IDLE)
+			continue;
+		if (k < n && out != NULL) {
+			ci = &out[k];
+			memset(ci, 0, sizeof(*ci));
+			ci->id = id;
+			ci->state = id->state;
+			ci->active = id->active;
+			ci->orphan = id->orphan;
+			ci->local = id->local;
+			ci->remote = id->remote;
+			ci->local_qpn = id->local_qpn;
+			ci->remote_qpn = id->remote_qpn;
+			ci->local_comm_id = id->local_comm_id;
+			ci->remote_comm_id = id->remote_comm_id;
+			ci->selective_repeat = id->sr;
+		}
+		k++;
+	}
+	return k;
 }
 
 int

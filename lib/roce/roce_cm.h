@@ -141,6 +141,8 @@ struct roce_cm_req {
 	struct roce_cm_path primary;
 	struct roce_cm_path alternate;
 	uint8_t private_data[ROCE_CM_REQ_PRIVATE];
+	/** Vendor ID (24 bits; Linux: ECE vendor_id), ROCE_CM_VENDOR_* */
+	uint32_t vendor_id;
 };
 
 /** MessageReceiptAcknowledgement (IBTA 12.6.6). */
@@ -163,6 +165,19 @@ struct roce_cm_rej {
 	uint8_t private_data[ROCE_CM_REJ_PRIVATE];
 };
 
+/**
+ * softernic's value of the 24-bit Vendor ID of REQ and REP (Linux ≥ 5.8
+ * hands it to rdma_cm applications as the ECE vendor_id and otherwise
+ * ignores it; it sends 0): an unregistered company-ID-format value (its
+ * first octet has the X bit set and the M bit clear, so it is no
+ * assigned OUI) in the top 16 bits, capability bits in the low 8.
+ */
+enum roce_cm_vendor {
+	ROCE_CM_VENDOR_SOFTERNIC = 0x5ae700,	/**< softernic, no capability */
+	ROCE_CM_VENDOR_MASK = 0xffff00,
+	ROCE_CM_VENDOR_CAP_SR = 0x01,		/**< selective repeat offered */
+};
+
 /** ConnectReply (IBTA 12.6.8). */
 struct roce_cm_rep {
 	uint32_t local_comm_id;
@@ -180,6 +195,8 @@ struct roce_cm_rep {
 	bool srq;
 	uint64_t local_ca_guid;
 	uint8_t private_data[ROCE_CM_REP_PRIVATE];
+	/** Vendor ID (24 bits in three bytes; Linux: ECE vendor_id) */
+	uint32_t vendor_id;
 };
 
 /** ReadyToUse (IBTA 12.6.9). */
@@ -360,6 +377,13 @@ struct roce_cm_event {
 	uint32_t remote_qpn;
 	uint8_t responder_resources;	/**< the peer's, from REQ/REP */
 	uint8_t initiator_depth;
+	/**
+	 * DISCONNECTED: the peer's DREQ caused it (the peer disconnected;
+	 * its DREQ private data, truncated to 196 bytes, is in
+	 * private_data). false: our own DREQ was answered or timed out, or a
+	 * REJ ended the connection.
+	 */
+	bool by_peer_dreq;
 	/** The peer's private data (rdma_cm header removed from a REQ's). */
 	uint8_t private_data_len;
 	uint8_t private_data[ROCE_CM_REP_PRIVATE];
@@ -436,6 +460,12 @@ struct roce_cm_conn_param {
 	uint8_t local_ack_timeout;	/**< 5-bit code (connect; 0: 19) */
 	enum roce_mtu path_mtu;		/**< 0: the CM's max_mtu */
 	int qp_access_flags;		/**< 0: local write + remote read/write/atomic */
+	/**
+	 * RC: offer (connect) or accept selective repeat (roce_sr.h). On
+	 * only when both ends are softernic and set it (REQ/REP Vendor ID);
+	 * a Linux peer never agrees, so the QP keeps go-back-N.
+	 */
+	bool selective_repeat;
 };
 
 /**
@@ -475,6 +505,15 @@ int roce_cm_reject(struct roce_cm_id *id, uint16_t reason,
 int roce_cm_disconnect(struct roce_cm_id *id, uint64_t now);
 
 /**
+ * roce_cm_disconnect() with @p len bytes of private data in the DREQ
+ * (<= ROCE_CM_DREQ_PRIVATE; ignored when the connection is being set up).
+ *
+ * @return 0, -EINVAL, -EMSGSIZE
+ */
+int roce_cm_disconnect_pd(struct roce_cm_id *id, const void *private_data,
+			  uint8_t len, uint64_t now);
+
+/**
  * Release @p id. Whatever the connection needs still happens (DREQ or REJ,
  * timewait) without further events; the QP is no longer touched after
  * this returns (it is in ERR if it was connected).
@@ -488,6 +527,27 @@ void roce_cm_id_set_context(struct roce_cm_id *id, void *context);
 
 /** Ids in use (the application's and those finishing a timewait). */
 uint32_t roce_cm_nb_ids(const struct roce_cm *cm);
+
+/** One connection of roce_cm_conn_list(). */
+struct roce_cm_conn_info {
+	const struct roce_cm_id *id;
+	enum roce_cm_state state;
+	bool active;			/**< we sent the REQ */
+	bool orphan;			/**< destroyed by the application */
+	struct roce_cm_addr local, remote;
+	uint32_t local_qpn, remote_qpn;
+	uint32_t local_comm_id, remote_comm_id;
+	bool selective_repeat;		/**< negotiated on (roce_cm_conn_param) */
+};
+
+/**
+ * The ids in use (not IDLE ones the application still holds), in table
+ * order: fills up to @p n entries of @p out.
+ *
+ * @return how many there are (may exceed @p n)
+ */
+unsigned int roce_cm_conn_list(const struct roce_cm *cm,
+			       struct roce_cm_conn_info *out, unsigned int n);
 
 /** Counters of the CM and its MAD agent; returns the total available. */
 int roce_cm_counters(const struct roce_cm *cm, struct roce_counter *c,

@@ -39,6 +39,7 @@
 #include "roce_parse.h"
 #include "roce_psn.h"
 #include "roce_qp.h"
+#include "roce_sr.h"
 #include "roce_worker.h"
 
 enum comp_state {
@@ -72,6 +73,7 @@ struct comp_ctx {
 	bool have_idx;
 	enum roce_err err;	/**< COMP_FAIL: the cause */
 	enum comp_state verdict; /**< what COMP_UPDATE goes to */
+	bool sr_ooo;		/**< SR: READ response ahead of comp.psn */
 	uint64_t *drop_cnt;	/**< COMP_DROP: the specific counter */
 };
 
@@ -446,6 +448,11 @@ comp_classify(struct comp_ctx *c)
 
 	if (aeth != NULL)
 		c->syndrome = roce_aeth_syndrome(aeth);
+	/* the SR extension only on a QP that negotiated it (roce_sr.h) */
+	if (unlikely((c->pkt->op->flags & ROCE_OPF_SRX) && !roce_sr_on(qp))) {
+		c->drop_cnt = &qp->stats.sr_srx_drops;
+		return COMP_DROP;
+	}
 	switch (opcode) {
 	case ROCE_OP_RC_ACK:
 		break;
@@ -576,6 +583,16 @@ comp_locate_response(struct comp_ctx *c, bool atomic, enum comp_state *next)
 	if (c->psn != qp->comp.psn) {
 		/* response packets before this one were lost (9.7.5.2.1) */
 		qp->stats.out_of_seq++;
+		if (!atomic && roce_sr_on(qp)) {
+			/* SR: placed at its offset, unless held already */
+			if (roce_sr_map_test(&qp->comp.sack, c->psn)) {
+				c->drop_cnt = &qp->stats.dup_acks;
+				*next = COMP_DROP;
+				return false;
+			}
+			c->sr_ooo = true;
+			return true;
+		}
 		c->verdict = COMP_RETRY;
 		return false;
 	}
@@ -634,11 +651,24 @@ comp_read(struct comp_ctx *c)
 	}
 	last = op == ROCE_OP_RC_RDMA_READ_RESPONSE_LAST ||
 	       op == ROCE_OP_RC_RDMA_READ_RESPONSE_ONLY;
+	c->verdict = COMP_DONE;
+	if (c->sr_ooo) {
+		/* SR: recorded; the round asks again for the gap only */
+		roce_sr_comp_read_ooo(qp, c->psn);
+		c->verdict = COMP_RETRY;
+		return COMP_UPDATE;
+	}
 	qp->comp.rd_offset = off + len;
 	qp->comp.psn = roce_psn_next(c->psn);
+	if (unlikely(qp->comp.sack.count != 0) && !last &&
+	    roce_sr_comp_read_merge(qp, wqe->last_psn) != 0) {
+		/* SR: packets placed ahead are now in order */
+		last = roce_psn_after(qp->comp.psn, wqe->last_psn);
+		if (!last && qp->comp.sack.count != 0)
+			c->verdict = COMP_RETRY;	/* the next gap is known */
+	}
 	if (last)
 		wqe->state = ROCE_WQE_DONE;
-	c->verdict = COMP_DONE;
 	return COMP_UPDATE;
 }
 
@@ -686,6 +716,8 @@ comp_update(struct comp_ctx *c)
 	struct roce_qp *qp = c->qp;
 	struct roce_comp_state *comp = &qp->comp;
 
+	if (roce_sr_on(qp))
+		roce_sr_comp_sync(qp, c->pkt);
 	if (comp->psn != c->psn0) {
 		uint64_t tmo = comp_timeout_tsc(qp);
 
@@ -721,8 +753,12 @@ comp_retry(struct comp_ctx *c)
 	struct roce_comp_state *comp = &qp->comp;
 	uint32_t idx;
 
-	if (comp->retry_pending && comp->retry_psn == comp->psn)
+	if (comp->retry_pending && comp->retry_psn == comp->psn) {
+		/* SR: new SACKs may show holes the round does not cover */
+		if (roce_sr_on(qp) && roce_sr_round_extend(qp))
+			roce_worker_doorbell(qp->w, qp);
 		return COMP_DONE;
+	}
 	if (comp->psn == c->psn0) {
 		if (comp->retry_left == 0) {
 			if (comp_oldest_pending(qp, &idx))
@@ -731,10 +767,16 @@ comp_retry(struct comp_ctx *c)
 		}
 		comp->retry_left--;
 	}
-	/* a loss: the round resends at half the window */
-	roce_req_cwnd_cut(qp, false);
+	/*
+	 * a loss: the round resends at half the window. SR (IRN) keeps the
+	 * window: loss recovery is decoupled from congestion control (ECN,
+	 * roce_cc) and the SR window bounds what is in flight (roce_sr.h).
+	 */
+	if (!roce_sr_on(qp))
+		roce_req_cwnd_cut(qp, false);
 	comp->retry_pending = true;
 	comp->retry_psn = comp->psn;
+	roce_sr_round(qp, false);
 	qp->req.need_retry = true;
 	roce_worker_doorbell(qp->w, qp);
 	return COMP_DONE;
@@ -883,6 +925,7 @@ comp_retrans_expired(struct roce_timer *t, uint64_t now)
 	roce_req_cwnd_cut(qp, true);
 	comp->retry_pending = true;
 	comp->retry_psn = comp->psn;
+	roce_sr_round(qp, true);
 	qp->req.need_retry = true;
 	roce_worker_doorbell(qp->w, qp);
 }
@@ -895,6 +938,7 @@ comp_rnr_expired(struct roce_timer *t, uint64_t now)
 
 	RTE_SET_USED(now);
 	qp->req.wait_rnr = false;
+	roce_sr_round(qp, true);
 	qp->req.need_retry = true;
 	qp->comp.retry_pending = true;
 	qp->comp.retry_psn = qp->comp.psn;

@@ -153,6 +153,7 @@ roce_device_create(const struct roce_device_config *cfg)
 	/* down until the PMD reports the link (roce_device_port_event) */
 	dev->port_up = false;
 	dev->pd_handle_next = 1;
+	roce_cc_defaults(dev->cc);
 	ROCE_LOG(INFO, verbs, "device %s: %u QPNs, %u keys", dev->name,
 		 max_qp, max_mr);
 	return dev;
@@ -326,8 +327,17 @@ roce_event_raise(struct roce_device *dev, enum roce_event_type type,
 		return;
 	rte_spinlock_lock(&dev->ev_lock);
 	if (dev->ev_tail - dev->ev_head > dev->ev_mask) {
+		struct roce_async_event lost;
+
 		/* keep the oldest events: they explain what followed */
 		dev->ev_dropped++;
+		if (dev->ev_observer != NULL) {
+			memset(&lost, 0, sizeof(lost));
+			lost.event_type = type;
+			lost.qp_num = qpn;
+			lost.err = err;
+			dev->ev_observer(dev->ev_observer_ctx, &lost);
+		}
 		rte_spinlock_unlock(&dev->ev_lock);
 		ROCE_LOG(WARNING, verbs, "device %s: async event %d dropped",
 			 dev->name, type);
@@ -363,8 +373,36 @@ roce_event_raise(struct roce_device *dev, enum roce_event_type type,
 		ev->element.qp = element;
 		break;
 	}
+	if (dev->ev_observer != NULL)
+		dev->ev_observer(dev->ev_observer_ctx, ev);
 	dev->ev_tail++;
 	rte_spinlock_unlock(&dev->ev_lock);
+}
+
+int
+roce_device_set_event_observer(struct roce_device *dev,
+			       roce_event_observer_t fn, void *ctx)
+{
+	if (dev == NULL)
+		return -EINVAL;
+	rte_spinlock_lock(&dev->ev_lock);
+	dev->ev_observer = fn;
+	dev->ev_observer_ctx = fn != NULL ? ctx : NULL;
+	rte_spinlock_unlock(&dev->ev_lock);
+	return 0;
+}
+
+uint64_t
+roce_device_events_dropped(struct roce_device *dev)
+{
+	uint64_t n;
+
+	if (dev == NULL)
+		return 0;
+	rte_spinlock_lock(&dev->ev_lock);
+	n = dev->ev_dropped;
+	rte_spinlock_unlock(&dev->ev_lock);
+	return n;
 }
 
 int

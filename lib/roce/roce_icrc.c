@@ -115,12 +115,20 @@ icrc_store_le(uint8_t *p, uint32_t v)
 }
 
 /* Contiguous core: on success *slot_off is the offset of the ICRC slot. */
+/*
+ * Frames whose bytes after the masked headers (extension headers and
+ * payload) are at most this many go through one CRC call: copying them
+ * behind the masked header costs less than a second ISA-L call (ACKs,
+ * small messages).
+ */
+#define ICRC_ONE_CALL_MAX 128
+
 static int
 icrc_calc_flat(const uint8_t *f, uint32_t l3_off, uint32_t len,
 	       uint32_t *icrc, uint32_t *slot_off)
 {
-	uint8_t copy[ROCE_ICRC_HDR_MAX];
-	uint32_t avail, end, crc;
+	uint8_t copy[ROCE_ICRC_HDR_MAX + ICRC_ONE_CALL_MAX];
+	uint32_t avail, end, crc, rest;
 	int hdr_len, ret;
 
 	if (f == NULL || icrc == NULL || l3_off >= len)
@@ -135,9 +143,15 @@ icrc_calc_flat(const uint8_t *f, uint32_t l3_off, uint32_t len,
 	ret = icrc_mask(copy, hdr_len, avail, &end);
 	if (ret != 0)
 		return ret;
-	crc = icrc_crc(0, copy, ROCE_ICRC_LRH_LEN + hdr_len);
-	crc = icrc_crc(crc, f + l3_off + hdr_len,
-		       end - hdr_len - ROCE_ICRC_LEN);
+	rest = end - hdr_len - ROCE_ICRC_LEN;
+	if (rest <= ICRC_ONE_CALL_MAX) {
+		memcpy(copy + ROCE_ICRC_LRH_LEN + hdr_len,
+		       f + l3_off + hdr_len, rest);
+		crc = icrc_crc(0, copy, ROCE_ICRC_LRH_LEN + hdr_len + rest);
+	} else {
+		crc = icrc_crc(0, copy, ROCE_ICRC_LRH_LEN + hdr_len);
+		crc = icrc_crc(crc, f + l3_off + hdr_len, rest);
+	}
 	*icrc = crc;
 	*slot_off = l3_off + end - ROCE_ICRC_LEN;
 	return 0;
@@ -256,7 +270,7 @@ icrc_crc_walk(struct icrc_cursor *c, uint32_t n, uint32_t *crc)
 {
 	uint32_t v = *crc;
 
-	ICRC_WALK(c, n, p, run, { v = icrc_crc(v, p, run); });
+	ICRC_WALK(c, n, p, run, { if (run != 0) v = icrc_crc(v, p, run); });
 	*crc = v;
 	return 0;
 }
@@ -271,7 +285,8 @@ icrc_calc_chain(const struct rte_mbuf *m, uint32_t l3_off, uint32_t *icrc,
 {
 	uint8_t copy[ROCE_ICRC_HDR_MAX];
 	struct icrc_cursor c;
-	uint32_t len, avail, end, crc;
+	uint32_t len, avail, end, crc, left;
+	const uint8_t *first;
 	int hdr_len, ret;
 
 	if (m == NULL || icrc == NULL)
@@ -284,21 +299,25 @@ icrc_calc_chain(const struct rte_mbuf *m, uint32_t l3_off, uint32_t *icrc,
 	c.off = 0;
 	if (icrc_skip(&c, l3_off) != 0)
 		return -EINVAL;
-	/* Peek the version/IHL byte without moving the cursor. */
-	{
-		struct icrc_cursor peek = c;
-		uint8_t b0;
-
-		if (icrc_gather(&peek, &b0, 1) != 0)
-			return -EINVAL;
-		hdr_len = icrc_hdr_len(b0);
-	}
+	/* the cursor is inside a segment: the version/IHL byte is there */
+	first = rte_pktmbuf_mtod_offset(c.seg, const uint8_t *, c.off);
+	left = c.seg->data_len - c.off;
+	hdr_len = icrc_hdr_len(first[0]);
 	if (hdr_len < 0)
 		return hdr_len;
 	if (avail < (uint32_t)hdr_len + ROCE_ICRC_LEN)
 		return -EINVAL;
-	if (icrc_gather(&c, copy + ICRC_IP_IN_COPY, hdr_len) != 0)
+	if (likely(left >= (uint32_t)hdr_len)) {
+		/* the headers in one segment (zero-copy frames): no walk */
+		memcpy(copy + ICRC_IP_IN_COPY, first, hdr_len);
+		c.off += hdr_len;
+		if (c.off == c.seg->data_len) {
+			c.seg = c.seg->next;
+			c.off = 0;
+		}
+	} else if (icrc_gather(&c, copy + ICRC_IP_IN_COPY, hdr_len) != 0) {
 		return -EINVAL;
+	}
 	ret = icrc_mask(copy, hdr_len, avail, &end);
 	if (ret != 0)
 		return ret;

@@ -122,6 +122,41 @@ const struct roce_opcode_info roce_opcode_table[256] = {
 	OP(0x81, "CNP", CNP, ROCE_OPF_CNP),
 };
 
+/*
+ * Selective repeat (roce_sr.h): the same headers plus the softernic
+ * extension after them; only the opcodes that may carry it.
+ */
+#define OPX(code, nm, f, xlen) [code] = {				\
+	.name = nm,							\
+	.flags = (f) | ROCE_OPF_SRX,					\
+	.transport = ROCE_TRANSPORT_RC,					\
+	.hdr_len = END_CNP(f) + (xlen),					\
+	.off = {							\
+		[ROCE_EXT_DETH] = OFF(f, DETH, ROCE_BTH_LEN),		\
+		[ROCE_EXT_RETH] = OFF(f, RETH, END_DETH(f)),		\
+		[ROCE_EXT_ATMETH] = OFF(f, ATMETH, END_RETH(f)),	\
+		[ROCE_EXT_AETH] = OFF(f, AETH, END_ATMETH(f)),		\
+		[ROCE_EXT_ATMACK] = OFF(f, ATMACK, END_AETH(f)),	\
+		[ROCE_EXT_IMMDT] = OFF(f, IMMDT, END_ATMACK(f)),	\
+		[ROCE_EXT_IETH] = OFF(f, IETH, END_IMMDT(f)),		\
+		[ROCE_EXT_CNP] = OFF(f, CNP, END_IETH(f)),		\
+	},								\
+}
+
+const struct roce_opcode_info roce_opcode_srx_table[256] = {
+	OPX(0x06, "RC_RDMA_WRITE_FIRST", ACKED | WRITE_FIRST, ROCE_SRX_REQ_LEN),
+	OPX(0x07, "RC_RDMA_WRITE_MIDDLE", ACKED | WRITE_MIDDLE,
+	    ROCE_SRX_REQ_LEN),
+	OPX(0x08, "RC_RDMA_WRITE_LAST", ACKED | WRITE_LAST, ROCE_SRX_REQ_LEN),
+	OPX(0x09, "RC_RDMA_WRITE_LAST_IMM", ACKED | WRITE_LAST | IMM,
+	    ROCE_SRX_REQ_LEN),
+	OPX(0x0a, "RC_RDMA_WRITE_ONLY", ACKED | WRITE_ONLY, ROCE_SRX_REQ_LEN),
+	OPX(0x0b, "RC_RDMA_WRITE_ONLY_IMM", ACKED | WRITE_ONLY | IMM,
+	    ROCE_SRX_REQ_LEN),
+	OPX(0x11, "RC_ACK", ROCE_OPF_RESP | ROCE_OPF_ACK | ROCE_OPF_ONLY |
+	    ROCE_OPF_AETH, ROCE_SRX_SACK_LEN),
+};
+
 const char *
 roce_opcode_name(uint8_t opcode)
 {

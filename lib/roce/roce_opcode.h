@@ -125,6 +125,27 @@ enum roce_op_flag {
 	ROCE_OPF_READ = 1u << 19,	/**< RDMA READ request or response */
 	ROCE_OPF_ATOMIC = 1u << 20,	/**< atomic request or atomic ACK */
 	ROCE_OPF_ACK = 1u << 21,	/**< ACK/NAK (RC_ACK) */
+	/**
+	 * Selective-repeat variant (roce_opcode_srx_table): a softernic
+	 * extension of ROCE_SRX_REQ_LEN / ROCE_SRX_SACK_LEN bytes follows the
+	 * IBTA extension headers (roce_sr.h). Never in roce_opcode_table.
+	 */
+	ROCE_OPF_SRX = 1u << 30,
+};
+
+/**
+ * Selective repeat (softernic extension, only between two softernic ends
+ * that negotiated it, roce_sr.h): BTH bit 30 of the AckReq/PSN word (the
+ * top bit of resv7, sent as 0 by IBTA senders) says the packet carries
+ * the SR extension header after its IBTA extension headers; the parser
+ * then uses roce_opcode_srx_table instead of roce_opcode_table.
+ */
+enum roce_srx_wire {
+	ROCE_BTH_APSN_SRX = 1u << 30,	/**< in host order of roce_bth::apsn */
+	/** WRITE packets: be64 target address of this packet, be32 R_Key. */
+	ROCE_SRX_REQ_LEN = 12,
+	/** ACK/NAK: be32 base PSN, then a 256-bit bitmap (bit i: base + i). */
+	ROCE_SRX_SACK_LEN = 36,
 };
 
 /** One opcode of the table. */
@@ -140,6 +161,19 @@ struct roce_opcode_info {
 
 /** The 256 opcodes; invalid ones have name NULL and transport INVALID. */
 extern const struct roce_opcode_info roce_opcode_table[256];
+
+/**
+ * Selective-repeat variants: RC WRITE (0x06-0x0b) and RC_ACK with
+ * ROCE_OPF_SRX and hdr_len grown by the extension; other entries invalid.
+ */
+extern const struct roce_opcode_info roce_opcode_srx_table[256];
+
+/** SR-variant entry of @p opcode (name NULL when it has none). */
+static inline const struct roce_opcode_info *
+roce_opcode_srx_info(uint8_t opcode)
+{
+	return &roce_opcode_srx_table[opcode];
+}
 
 /** Table entry of @p opcode (never NULL; check roce_opcode_valid()). */
 static inline const struct roce_opcode_info *

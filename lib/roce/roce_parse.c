@@ -65,6 +65,32 @@ gid_from_ipv4(uint8_t gid[16], rte_be32_t addr)
 }
 
 /*
+ * RFC 1071 one's complement sum of an IPv4 header of @p ihl bytes (a
+ * multiple of 4, at least 20): 0xffff when the checksum is right. The
+ * 20-byte header of every RoCE packet is summed as five 32-bit words
+ * instead of rte_ipv4_cksum()'s ten 16-bit steps.
+ */
+static inline uint16_t
+ipv4_hdr_sum(const void *hdr, uint32_t ihl)
+{
+	const uint8_t *b = hdr;
+	uint32_t i, w[5];
+	uint64_t sum;
+
+	memcpy(w, b, sizeof(w));
+	sum = (uint64_t)w[0] + w[1] + w[2] + w[3] + w[4];
+	for (i = sizeof(w); unlikely(i < ihl); i += 4) {	/* options */
+		memcpy(&w[0], b + i, 4);
+		sum += w[0];
+	}
+	sum = (sum & 0xffffffffu) + (sum >> 32);
+	sum = (sum & 0xffffffffu) + (sum >> 32);
+	sum = (sum & 0xffffu) + (sum >> 16);
+	sum = (sum & 0xffffu) + (sum >> 16);
+	return (uint16_t)sum;
+}
+
+/*
  * IPv4 (RFC 791). On success *l4 is the UDP offset and *l4_len the IP
  * payload length. RoCEv2 senders set DF and never fragment (annex A17).
  */
@@ -91,7 +117,7 @@ parse_ipv4(const struct rte_mbuf *m, const uint8_t *p, uint32_t avail,
 	/* Trust the NIC's verdict (GOOD, or NONE: verified) when it gave one. */
 	if (csum_flags == RTE_MBUF_F_RX_IP_CKSUM_BAD ||
 	    (!(csum_flags & RTE_MBUF_F_RX_IP_CKSUM_GOOD) &&
-	     unlikely(rte_ipv4_cksum(ip) != 0)))
+	     unlikely(ipv4_hdr_sum(ip, ihl) != 0xffff)))
 		return -ROCE_DROP_IP_CSUM;
 	if (ip->next_proto_id != IPPROTO_UDP)
 		return -ROCE_PARSE_NOT_ROCE;
@@ -164,6 +190,9 @@ parse_transport(const uint8_t *p, uint32_t avail, uint32_t bth_off,
 	if (unlikely(roce_bth_tver(bth) != 0))
 		return -ROCE_DROP_BAD_TVER;
 	op = roce_opcode_info(roce_bth_opcode(bth));
+	/* softernic selective repeat: its extension follows (roce_sr.h) */
+	if (unlikely(rte_be_to_cpu_32(bth->apsn) & ROCE_BTH_APSN_SRX))
+		op = roce_opcode_srx_info(roce_bth_opcode(bth));
 	if (unlikely(op->name == NULL))
 		return -ROCE_DROP_BAD_OPCODE;
 	if (unlikely(rlen < op->hdr_len || avail < bth_off + op->hdr_len))
@@ -195,31 +224,15 @@ parse_transport(const uint8_t *p, uint32_t avail, uint32_t bth_off,
 	return 0;
 }
 
-int
-roce_parse(const struct rte_mbuf *m, struct roce_pkt *pkt)
+/* The headers of @p m, whose first @p avail bytes are at @p p. */
+static int
+parse_headers(const struct rte_mbuf *m, const uint8_t *p, uint32_t avail,
+	      struct roce_pkt *pkt)
 {
 	const struct rte_udp_hdr *udp;
-	uint32_t len = rte_pktmbuf_pkt_len(m);
-	uint32_t avail = RTE_MIN((uint32_t)rte_pktmbuf_data_len(m), len);
-	const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *);
 	uint32_t l3, l4, l4_len, ulen;
 	uint16_t etype;
 	int ret;
-
-	pkt->m = m;
-	pkt->flags = 0;
-	pkt->hdr = p;
-	if (unlikely(avail < ROCE_PARSE_HDR_MAX && avail < len)) {
-		/* Chained, first segment short: bounce the header bytes. */
-		avail = RTE_MIN(len, (uint32_t)ROCE_PARSE_HDR_MAX);
-		p = rte_pktmbuf_read(m, 0, avail, pkt->bounce);
-		if (unlikely(p == NULL))
-			return -ROCE_DROP_TRUNC_ETH;
-		if (p == pkt->bounce) {
-			pkt->hdr = NULL;
-			pkt->flags = ROCE_PKT_BOUNCED;
-		}
-	}
 
 	/* Ethernet II, at most one 802.1Q tag. */
 	if (unlikely(avail < ROCE_ETH_HLEN))
@@ -263,4 +276,36 @@ roce_parse(const struct rte_mbuf *m, struct roce_pkt *pkt)
 	pkt->udp_sport = rte_be_to_cpu_16(udp->src_port);
 	pkt->len = l4 + ulen;
 	return 0;
+}
+
+int
+roce_parse(const struct rte_mbuf *m, struct roce_pkt *pkt)
+{
+	uint32_t len = rte_pktmbuf_pkt_len(m);
+	uint32_t avail = RTE_MIN((uint32_t)rte_pktmbuf_data_len(m), len);
+	const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *);
+	int ret;
+
+	pkt->m = m;
+	pkt->flags = 0;
+	pkt->hdr = p;
+	/*
+	 * In place when every header lies in the first segment: also a
+	 * chained frame whose first segment holds just the headers (a
+	 * zero-copy packet: headers, attached payload, ICRC).
+	 */
+	ret = parse_headers(m, p, avail, pkt);
+	if (likely(ret == 0) || avail >= len || avail >= ROCE_PARSE_HDR_MAX)
+		return ret;
+	/* Chained, first segment short: bounce the header bytes, again. */
+	avail = RTE_MIN(len, (uint32_t)ROCE_PARSE_HDR_MAX);
+	p = rte_pktmbuf_read(m, 0, avail, pkt->bounce);
+	if (unlikely(p == NULL))
+		return -ROCE_DROP_TRUNC_ETH;
+	pkt->flags = 0;
+	if (p == pkt->bounce) {
+		pkt->hdr = NULL;
+		pkt->flags = ROCE_PKT_BOUNCED;
+	}
+	return parse_headers(m, p, avail, pkt);
 }

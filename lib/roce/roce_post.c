@@ -72,7 +72,7 @@ op_carries_data(uint8_t op)
  */
 static int
 send_wr_check(const struct roce_qp *qp, const struct roce_send_wr *wr,
-	      uint64_t *total)
+	      uint64_t *total, struct roce_key_ref *ref0)
 {
 	const struct roce_device *dev = qp->dev;
 	uint8_t op = (uint8_t)wr->opcode;
@@ -87,6 +87,9 @@ send_wr_check(const struct roce_qp *qp, const struct roce_send_wr *wr,
 	if (wr->send_flags & ~SEND_FLAGS_ALL)
 		return -EINVAL;
 	*total = 0;
+	ref0->host = NULL;
+	ref0->entry = NULL;
+	ref0->state = 0;
 	if (roce_wr_is_local(op)) {
 		/* no data: Local Invalidate names an rkey, Bind MW a window */
 		if (op == ROCE_WR_BIND_MW &&
@@ -135,6 +138,8 @@ send_wr_check(const struct roce_qp *qp, const struct roce_send_wr *wr,
 		if (roce_key_check_local(dev, qp->pd, sge->lkey, sge->addr,
 					 sge->length, access, &ref) != ROCE_OK)
 			return -EFAULT;
+		if (i == 0)
+			*ref0 = ref;
 	}
 	return 0;
 }
@@ -142,7 +147,8 @@ send_wr_check(const struct roce_qp *qp, const struct roce_send_wr *wr,
 /* Fill the slot of a checked send WR (the worker sees it after prod moves). */
 static void
 send_wr_copy(const struct roce_qp *qp, struct roce_send_wqe *wqe,
-	     const struct roce_send_wr *wr, uint64_t total)
+	     const struct roce_send_wr *wr, uint64_t total,
+	     const struct roce_key_ref *ref0)
 {
 	uint8_t op = (uint8_t)wr->opcode;
 	uint32_t i, off;
@@ -159,6 +165,7 @@ send_wr_copy(const struct roce_qp *qp, struct roce_send_wqe *wqe,
 	wqe->last_psn = 0;
 	wqe->status = ROCE_OK;
 	wqe->num_sge = 0;
+	wqe->sge0_entry = NULL;
 	switch (op) {
 	case ROCE_WR_RDMA_WRITE:
 	case ROCE_WR_RDMA_WRITE_WITH_IMM:
@@ -206,6 +213,11 @@ send_wr_copy(const struct roce_qp *qp, struct roce_send_wqe *wqe,
 	for (i = 0; i < wr->num_sge; i++)
 		wqe->sge[i] = wr->sg_list[i];
 	wqe->num_sge = (uint8_t)wr->num_sge;
+	if (wr->num_sge != 0) {
+		wqe->sge0_host = ref0->host;
+		wqe->sge0_entry = ref0->entry;
+		wqe->sge0_state = ref0->state;
+	}
 }
 
 int
@@ -214,6 +226,7 @@ roce_post_send(struct roce_qp *qp, const struct roce_send_wr *wr,
 {
 	struct roce_wq *sq;
 	unsigned int i = 0;
+	struct roce_key_ref ref0 = { .host = NULL };
 	uint64_t total;
 	uint32_t prod;
 	uint8_t state;
@@ -235,7 +248,7 @@ roce_post_send(struct roce_qp *qp, const struct roce_send_wr *wr,
 	}
 	prod = sq->prod;
 	for (i = 0; i < n; i++) {
-		ret = send_wr_check(qp, &wr[i], &total);
+		ret = send_wr_check(qp, &wr[i], &total, &ref0);
 		if (ret != 0)
 			break;
 		if (prod - __atomic_load_n(&sq->cons, __ATOMIC_ACQUIRE) >=
@@ -243,7 +256,8 @@ roce_post_send(struct roce_qp *qp, const struct roce_send_wr *wr,
 			ret = -ENOMEM;
 			break;
 		}
-		send_wr_copy(qp, roce_wq_slot(sq, prod), &wr[i], total);
+		send_wr_copy(qp, roce_wq_slot(sq, prod), &wr[i], total,
+			     &ref0);
 		prod++;
 	}
 	if (i != 0) {

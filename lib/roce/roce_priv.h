@@ -30,6 +30,7 @@
 #include <rte_ring.h>
 #include <rte_spinlock.h>
 
+#include "roce_cc.h"
 #include "roce_err.h"
 #include "roce_log.h"
 #include "roce_timer.h"
@@ -38,6 +39,8 @@
 /* ------------------------------------------------------------------ */
 /* Work queues (SQ, RQ, SRQ): SPSC rings of fixed-size WQE slots       */
 /* ------------------------------------------------------------------ */
+
+struct roce_key_entry;
 
 /** A send WQE as kept in the SQ (followed by SGEs or inline bytes). */
 struct roce_send_wqe {
@@ -76,6 +79,15 @@ struct roce_send_wqe {
 			int access;
 		} bind;
 	};
+	/**
+	 * sge[0] as checked by roce_post_send() (a struct roce_key_ref):
+	 * host address of sge[0].addr, the key entry (NULL: check at use)
+	 * and its state then. The requester uses it while the state is
+	 * unchanged (one load) instead of checking the lkey again.
+	 */
+	uint8_t *sge0_host;
+	const struct roce_key_entry *sge0_entry;
+	uint32_t sge0_state;
 	struct roce_sge sge[];	/**< num_sge entries, or inline bytes */
 };
 
@@ -223,6 +235,10 @@ struct roce_device {
 	struct roce_async_event *ev_ring;
 	uint32_t ev_head, ev_tail, ev_mask;
 	uint64_t ev_dropped;
+	/** Congestion control parameters (roce_cc.c; relaxed atomics) */
+	uint32_t cc[ROCE_CC_PARAM_MAX];
+	roce_event_observer_t ev_observer;	/**< under ev_lock */
+	void *ev_observer_ctx;
 	bool port_up;
 };
 

@@ -10,7 +10,9 @@
  */
 
 #include "roce_build.h"
+#include "roce_cc_priv.h"
 #include "roce_priv.h"
+#include "roce_sr.h"
 
 /* ---- requester (roce_req.c): turns send WQEs into request packets ---- */
 struct roce_req_state {
@@ -30,6 +32,10 @@ struct roce_req_state {
 	uint32_t cwnd;		/**< RC: loss window in PSNs (roce_engine.h) */
 	uint32_t ssthresh;	/**< RC: slow start below, +1 per window above */
 	uint32_t cwnd_acked;	/**< RC: PSNs acknowledged toward the next +1 */
+	/** SR: in a round, PSNs from here to psn_hwm are not resent (roce_sr.h) */
+	uint32_t sr_skip_from;
+	uint32_t sr_rewind;	/**< SR: the next round starts here... */
+	bool sr_rewind_set;	/**< ...instead of at comp.psn */
 };
 
 /* ---- completer (roce_comp.c): ACKs, NAKs, read responses, timeouts ---- */
@@ -42,6 +48,8 @@ struct roce_comp_state {
 	struct roce_timer rnr;		/**< RNR wait before resending */
 	uint32_t retry_psn;	/**< go-back-N already asked from this PSN... */
 	bool retry_pending;	/**< ...and no progress since (one round per PSN) */
+	/** SR: PSNs from comp.psn on known delivered (SACK, READ data placed) */
+	struct roce_sr_map sack;
 };
 
 /* ---- responder (roce_resp.c): executes inbound requests ---- */
@@ -57,6 +65,7 @@ struct roce_resp_res {
 	uint32_t start_psn;	/**< READ: PSN of the request being answered (replay) */
 	uint32_t cur_psn;	/**< READ: next response PSN to send */
 	uint32_t cur_off;	/**< READ: next response byte */
+	uint32_t stop_psn;	/**< READ: last PSN to send now (SR gap replay) */
 	uint64_t atomic_orig;	/**< atomic: the original value returned */
 	bool replay;		/**< being resent as a duplicate response */
 	bool pending;		/**< response packets left to send */
@@ -96,6 +105,10 @@ struct roce_resp_state {
 	struct roce_recv_wqe *srq_wqe;	/**< copy of the SRQ WQE being filled */
 	struct roce_qp *resp_next;	/**< worker's responder list link */
 	bool in_resp_list;
+	/* selective repeat (roce_sr.c): WRITE packets held ahead of epsn */
+	struct roce_sr_map ooo;
+	uint8_t ooo_op[ROCE_SR_WINDOW];		/**< their opcodes */
+	uint32_t ooo_len[ROCE_SR_WINDOW];	/**< FIRST: DMA length, else payload */
 };
 
 /* ---- counters kept per QP (exported as xstats and telemetry) ---- */
@@ -112,6 +125,20 @@ struct roce_qp_stats {
 	uint64_t cwnd_cuts;	/**< loss window halved: NAK / lost response */
 	uint64_t cwnd_timeouts;	/**< loss window to its floor: ACK timeout */
 	uint64_t tx_zc_pkts;	/**< packets sent with zero-copy payload */
+	/* congestion control (roce_cc.c) */
+	uint64_t ce_rx;		/**< CE-marked packets received */
+	uint64_t cnp_tx, cnp_rx;	/**< CNPs sent (NP) / taken (RP) */
+	uint64_t cc_cuts, cc_incs;	/**< DCQCN rate cuts / increase events */
+	uint64_t cc_pace_stalls;	/**< requester stopped by the rate limiter */
+	uint64_t cc_rate_mbps;	/**< gauge: limited rate, 0 when not limited */
+	/* selective repeat (roce_sr.h) */
+	uint64_t sr_ooo_accepted;	/**< responder: placed ahead of ePSN */
+	uint64_t sr_ooo_dropped;	/**< responder: ahead of ePSN, not placeable */
+	uint64_t sr_sack_tx, sr_sack_rx; /**< SACK NAKs sent / SACKs received */
+	uint64_t sr_retx_pkts;		/**< packets resent with SR on */
+	uint64_t gbn_retx_pkts;		/**< packets resent by go-back-N (SR off) */
+	uint64_t sr_skipped;		/**< PSNs a round did not resend */
+	uint64_t sr_srx_drops;		/**< SR extension on a QP without SR */
 };
 
 struct roce_qp {
@@ -136,6 +163,7 @@ struct roce_qp {
 	struct roce_req_state req;
 	struct roce_comp_state comp;
 	struct roce_resp_state resp;
+	struct roce_cc_qp cc;		/**< congestion control (roce_cc.c) */
 
 	/* attributes as set by modify_qp (query_qp returns them) */
 	struct roce_qp_attr attr;

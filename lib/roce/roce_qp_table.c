@@ -61,6 +61,7 @@ struct qp_trans {
 #define A_DEST_RD_ATOMIC ROCE_QP_MAX_DEST_RD_ATOMIC
 #define A_PMIG ROCE_QP_PATH_MIG_STATE
 #define A_DEST_QPN ROCE_QP_DEST_QPN
+#define A_SR ROCE_QP_SELECTIVE_REPEAT
 
 /* RESET->INIT required == INIT->INIT optional (IBTA 11.2.5.2). */
 #define INIT_RC_UC (A_PKEY | A_PORT | A_ACCESS)
@@ -115,7 +116,7 @@ static const struct qp_trans qp_table[ROCE_QPS_ERR + 1][ROCE_QPS_ERR + 1] = {
 				[QPT_UC] = A_AV | A_MTU | A_DEST_QPN | A_RQ_PSN,
 			},
 			.opt = {
-				[QPT_RC] = A_ALT | A_ACCESS | A_PKEY,
+				[QPT_RC] = A_ALT | A_ACCESS | A_PKEY | A_SR,
 				[QPT_UC] = A_ALT | A_ACCESS | A_PKEY,
 				[QPT_UD] = A_PKEY | A_QKEY,
 			} },
@@ -130,7 +131,7 @@ static const struct qp_trans qp_table[ROCE_QPS_ERR + 1][ROCE_QPS_ERR + 1] = {
 				[QPT_UD] = A_SQ_PSN,
 			},
 			.opt = {
-				[QPT_RC] = A_CUR | RTS_RC,
+				[QPT_RC] = A_CUR | RTS_RC | A_SR,
 				[QPT_UC] = A_CUR | RTS_UC,
 				[QPT_UD] = A_CUR | RTS_UD,
 			} },
@@ -281,6 +282,8 @@ check_values(const struct roce_qp *qp, const struct roce_qp_attr *a, int mask)
 		return -EINVAL;
 	if ((mask & ROCE_QP_PATH_MIG_STATE) && a->path_mig_state > 2)
 		return -EINVAL;		/* MIGRATED, REARM, ARMED */
+	if ((mask & ROCE_QP_SELECTIVE_REPEAT) && a->selective_repeat > 1)
+		return -EINVAL;
 	if ((mask & ROCE_QP_EN_SQD_ASYNC_NOTIFY) && a->en_sqd_async_notify > 1)
 		return -EINVAL;
 	return 0;
@@ -372,7 +375,8 @@ qp_path_build(struct qp_modify *m)
 	f->vlan_tci = roce_vlan_tci(ah->sl & 7, roce_vlan_dei(dev->cfg.vlan_tci),
 				    roce_vlan_vid(dev->cfg.vlan_tci));
 	f->ip_ver = v4 ? 4 : 6;
-	f->tos = ah->traffic_class;
+	/* ECT(0) unless disabled or set in the AV (roce_cc.c) */
+	f->tos = roce_cc_tos(dev, ah->traffic_class);
 	/* 0 is no usable TTL on IP: take the Linux default */
 	f->ttl = ah->hop_limit ? ah->hop_limit : 64;
 	f->flow_label = ah->flow_label;
@@ -538,6 +542,8 @@ qp_apply_attrs(struct roce_qp *qp, const struct roce_qp_attr *a, int mask)
 		q->path_mig_state = a->path_mig_state;
 	if (mask & ROCE_QP_DEST_QPN)
 		q->dest_qp_num = a->dest_qp_num;
+	if (mask & ROCE_QP_SELECTIVE_REPEAT)
+		q->selective_repeat = a->selective_repeat;
 }
 
 /*
@@ -638,6 +644,7 @@ qp_modify_exec(void *arg)
 			/* IBTA 9.7.5.1: the responder expects the peer's start PSN */
 			qp->resp.epsn = roce_psn_mask(qp->attr.rq_psn);
 			qp->resp.msn = 0;
+			roce_sr_reset(qp);
 		}
 		qp_state_set(qp, ROCE_QPS_RTR);
 		break;
@@ -652,6 +659,7 @@ qp_modify_exec(void *arg)
 			qp->req.offset = 0;
 			qp->comp.retry_left = qp->attr.retry_cnt;
 			qp->comp.rnr_retry_left = qp->attr.rnr_retry;
+			roce_sr_reset(qp);
 		} else if (from == ROCE_QPS_SQD) {
 			/* drained: nothing in flight, new counts apply now */
 			if (mask & ROCE_QP_RETRY_CNT)

@@ -44,6 +44,7 @@
 #include "roce_opcode.h"
 #include "roce_psn.h"
 #include "roce_qp.h"
+#include "roce_sr.h"
 #include "roce_txbuf.h"
 #include "roce_worker.h"
 
@@ -63,6 +64,7 @@ enum req_state {
 	REQ_START,	/**< new WQE: check it, assign its PSNs */
 	REQ_LOCAL,	/**< LOCAL_INV / BIND_MW: execute in SQ order */
 	REQ_GATE,	/**< per packet: window and budget */
+	REQ_SKIP,	/**< SR round: a packet not to resend (roce_sr.h) */
 	REQ_BUILD,	/**< make one packet */
 	REQ_SEND,	/**< hand it to the worker */
 	REQ_ADVANCE,	/**< move PSN and offset */
@@ -89,6 +91,7 @@ struct req_ctx {
 	bool last;			/**< last packet of the message */
 	bool retrans;			/**< PSN sent before (go-back-N) */
 	struct roce_hdr_fields f;
+	uint8_t srx[ROCE_SRX_REQ_LEN];	/**< SR extension of a WRITE packet */
 };
 
 /* ------------------------------------------------------------------ */
@@ -129,7 +132,7 @@ req_ud_path_fields(const struct roce_qp *qp, const struct roce_ah_attr *ah,
 	if (req_gid_is_v4(&ah->dgid) != req_gid_is_v4(&cfg->gid[sgid]))
 		return ROCE_ERR_LOC_QP_OP;
 	f->ip_ver = req_gid_is_v4(&ah->dgid) ? 4 : 6;
-	f->tos = ah->traffic_class;
+	f->tos = roce_cc_tos(qp->dev, ah->traffic_class);
 	f->ttl = ah->hop_limit != 0 ? ah->hop_limit : ROCE_DEFAULT_HOP_LIMIT;
 	f->flow_label = ah->flow_label;
 	memcpy(f->sgid, cfg->gid[sgid].raw, sizeof(f->sgid));
@@ -281,21 +284,35 @@ req_gather(struct req_ctx *c, uint32_t off, uint32_t len)
 			continue;
 		}
 		n = RTE_MIN(sge->length - off, len);
-		e = roce_key_check_local(qp->dev, qp->pd, sge->lkey,
-					 sge->addr + off, n, 0, &ref);
-		if (e != ROCE_OK)
-			return e;
+		if (i == 0 && likely(wqe->sge0_entry != NULL) &&
+		    __atomic_load_n(&wqe->sge0_entry->state,
+				    __ATOMIC_ACQUIRE) == wqe->sge0_state) {
+			/* checked at post and unchanged since: one load */
+			ref.host = wqe->sge0_host + off;
+			ref.entry = wqe->sge0_entry;
+			ref.state = wqe->sge0_state;
+		} else {
+			e = roce_key_check_local(qp->dev, qp->pd, sge->lkey,
+						 sge->addr + off, n, 0, &ref);
+			if (e != ROCE_OK)
+				return e;
+		}
 		if (n == len && zc) {
-			/* the whole payload is in this SGE: attach it */
-			int ret = roce_txbuf_attach(mp, c->m, ref.host, n);
+			/*
+			 * The whole payload is in this SGE: attach it, counted
+			 * in the key until the driver frees the mbuf (a stale
+			 * go-back-N copy may outlive the WR's completion:
+			 * deregistration waits for it, ernic_mr_svc.c).
+			 */
+			int ret = roce_txbuf_attach_ref(
+				roce_txbuf_pool(&qp->dev->cfg), c->m, ref.host,
+				n, roce_key_ref_zc(&ref));
 
 			if (ret == 0) {
 				qp->stats.tx_zc_pkts++;
 				return ROCE_OK;
 			}
-			if (ret == -ENOMEM)
-				return ROCE_ERR_GENERAL;
-			/* no IOVA for this memory, chain too long: copy */
+			/* no zero-copy mbuf, no IOVA, chain too long: copy */
 		}
 		if (req_append(mp, c->m, ref.host, n) != 0)
 			return ROCE_ERR_GENERAL;
@@ -338,11 +355,17 @@ req_rewind(struct req_ctx *c)
 {
 	struct roce_qp *qp = c->qp;
 	struct roce_req_state *req = &qp->req;
-	uint32_t idx;
+	uint32_t idx, from = qp->comp.psn;
 
 	req->need_retry = false;
 	if (qp->type != ROCE_QPT_RC)
 		return REQ_GET_WQE;
+	/* SR: a round that extends an earlier one resumes where it ended */
+	if (req->sr_rewind_set &&
+	    roce_psn_offset(req->sr_rewind, qp->comp.psn) <
+	    roce_psn_offset(req->psn_hwm, qp->comp.psn))
+		from = req->sr_rewind;
+	req->sr_rewind_set = false;
 	for (idx = qp->sq.cons; roce_idx_before(idx, req->wqe_hwm); idx++) {
 		struct roce_send_wqe *wqe = roce_sq_wqe(qp, idx);
 		uint32_t off;
@@ -350,11 +373,11 @@ req_rewind(struct req_ctx *c)
 		if (roce_wr_is_local(wqe->opcode) ||
 		    wqe->state == ROCE_WQE_DONE || wqe->state == ROCE_WQE_ERROR)
 			continue;
-		off = roce_psn_offset(qp->comp.psn, wqe->first_psn);
+		off = roce_psn_offset(from, wqe->first_psn);
 		if (off >= roce_wqe_npsn(wqe, c->mtu))
 			continue;
 		req->wqe_idx = idx;
-		req->psn = qp->comp.psn;
+		req->psn = from;
 		req->offset = roce_wr_is_atomic(wqe->opcode) ? 0 : off * c->mtu;
 		req->pkts_since_ackreq = 0;
 		ROCE_LOG(DEBUG, req, "qp %u: go-back-N to psn %#x (wqe %u +%u)",
@@ -519,6 +542,14 @@ req_gate(struct req_ctx *c)
 		c->reschedule = true;
 		return REQ_EXIT;
 	}
+	/* SR: a resend round skips what the responder holds (roce_sr.h) */
+	if (unlikely(qp->comp.sack.count != 0 ||
+		     qp->req.sr_skip_from != req->psn_hwm) &&
+	    roce_sr_on(qp) && !roce_wr_is_rd_atomic(wqe->opcode) &&
+	    roce_psn_offset(req->psn, qp->comp.psn) <
+	    roce_psn_offset(req->psn_hwm, qp->comp.psn) &&
+	    roce_sr_req_skip(qp, req->psn))
+		return REQ_SKIP;
 	if (qp->type == ROCE_QPT_RC) {
 		uint32_t inflight = roce_psn_offset(req->psn, qp->comp.psn);
 		uint32_t need = 1;
@@ -526,13 +557,36 @@ req_gate(struct req_ctx *c)
 		if (wqe->opcode == ROCE_WR_RDMA_READ)
 			need = roce_msg_npkts(wqe->length - req->offset,
 					      c->mtu);
-		/* a READ larger than the window goes when nothing is out */
-		if (inflight > 0 && inflight + need > req_window(req)) {
+		/* a READ larger than the window goes when nothing is out;
+		 * SR: never more than the responder's reorder window */
+		if (inflight > 0 && (inflight + need > req_window(req) ||
+				     (inflight + need > ROCE_SR_WINDOW &&
+				      roce_sr_on(qp)))) {
 			qp->stats.req_stalls++;
 			return REQ_EXIT;	/* the completer rings on progress */
 		}
 	}
+	/* DCQCN rate limiter (roce_cc.c): its timer rings when tokens are back */
+	if (!roce_cc_pace_ok(qp, &qp->cc, c->now))
+		return REQ_EXIT;
 	return REQ_BUILD;
+}
+
+/*
+ * SR: a SEND/WRITE packet of a resend round that the responder holds
+ * (SACKed) or that is still in flight: its PSN and bytes are passed over.
+ */
+static enum req_state
+req_skip(struct req_ctx *c)
+{
+	struct roce_qp *qp = c->qp;
+	const struct roce_send_wqe *wqe = c->wqe;
+
+	c->payload = RTE_MIN(c->mtu, wqe->length - qp->req.offset);
+	c->npsn = 1;
+	c->last = qp->req.offset + c->payload == wqe->length;
+	qp->stats.sr_skipped++;
+	return REQ_ADVANCE;
 }
 
 /** Fill the BTH and extension header fields of the packet. */
@@ -587,6 +641,15 @@ req_fill_fields(struct req_ctx *c)
 		f->va = wqe->rdma.va + req->offset;
 		f->rkey = wqe->rdma.rkey;
 		f->dma_len = wqe->length - req->offset;
+		if (c->retrans && qp->comp.sack.count != 0 && roce_sr_on(qp)) {
+			/* SR: ask only for the gap before data placed ahead */
+			uint32_t gap = roce_sr_map_gap(&qp->comp.sack, req->psn);
+
+			if (gap > 0 && gap < c->npsn) {
+				c->npsn = gap;
+				f->dma_len = gap * c->mtu;
+			}
+		}
 		break;
 	case ROCE_WR_ATOMIC_CMP_AND_SWP:
 	case ROCE_WR_ATOMIC_FETCH_AND_ADD:
@@ -619,6 +682,14 @@ req_fill_fields(struct req_ctx *c)
 	op = req_opcode(qp->type, wqe, first, c->last);
 	if (op < 0)
 		return ROCE_ERR_LOC_QP_OP;
+	f->srx = NULL;
+	if (roce_sr_on(qp) && (wqe->opcode == ROCE_WR_RDMA_WRITE ||
+			       wqe->opcode == ROCE_WR_RDMA_WRITE_WITH_IMM)) {
+		/* SR: every WRITE packet names its own target (roce_sr.h) */
+		roce_sr_req_encode(c->srx, wqe->rdma.va + req->offset,
+				   wqe->rdma.rkey);
+		f->srx = c->srx;
+	}
 	f->opcode = (uint8_t)op;
 	f->psn = c->psn;
 	if (c->last) {
@@ -702,13 +773,22 @@ req_send(struct req_ctx *c)
 {
 	struct roce_qp *qp = c->qp;
 
+	/* a READ request is charged with the response it asks for */
+	roce_cc_charge(qp, &qp->cc, c->m->pkt_len +
+		       (c->wqe->opcode == ROCE_WR_RDMA_READ ? c->f.dma_len +
+			c->npsn * (qp->hdr_len + 20u) : 0), c->now);
 	roce_worker_tx(qp->w, c->m);
 	c->m = NULL;
 	c->sent++;
 	qp->stats.tx_pkts++;
 	qp->stats.tx_bytes += c->payload;
-	if (c->retrans)
+	if (c->retrans) {
 		qp->stats.retrans_pkts++;
+		if (roce_sr_on(qp))
+			qp->stats.sr_retx_pkts++;
+		else
+			qp->stats.gbn_retx_pkts++;
+	}
 	if (qp->type == ROCE_QPT_RC)
 		roce_comp_sent(qp, c->now);
 	return REQ_ADVANCE;
@@ -824,6 +904,9 @@ roce_req_run(struct roce_qp *qp, uint64_t now)
 		case REQ_GATE:
 			s = req_gate(&c);
 			break;
+		case REQ_SKIP:
+			s = req_skip(&c);
+			break;
 		case REQ_BUILD:
 			s = req_build(&c);
 			break;
@@ -920,4 +1003,6 @@ roce_engines_reset(struct roce_qp *qp)
 	roce_req_reset(qp);
 	roce_comp_reset(qp);
 	roce_resp_reset(qp);
+	roce_sr_reset(qp);
+	roce_cc_reset(qp);
 }

@@ -30,6 +30,7 @@
 #include "roce_parse.h"
 #include "roce_psn.h"
 #include "roce_qp.h"
+#include "roce_sr.h"
 #include "roce_txbuf.h"
 #include "roce_worker.h"
 
@@ -211,12 +212,11 @@ resp_send(struct roce_qp *qp, struct roce_hdr_fields *f, const uint8_t *payload,
 	 */
 	rc = -ENOTSUP;
 	if (payload != NULL && roce_txbuf_zc_ok(&qp->dev->cfg, len))
-		rc = roce_txbuf_attach_ref(mp, m, payload, len,
-					   roce_key_ref_zc(ref));
+		rc = roce_txbuf_attach_ref(roce_txbuf_pool(&qp->dev->cfg), m,
+					   payload, len, roce_key_ref_zc(ref));
 	if (rc == 0)
 		qp->stats.tx_zc_pkts++;
-	else if (rc == -ENOMEM ||
-		 unlikely(mbuf_append_data(mp, m, payload, len) != 0)) {
+	else if (unlikely(mbuf_append_data(mp, m, payload, len) != 0)) {
 		rte_pktmbuf_free(m);
 		goto nomem;
 	}
@@ -374,10 +374,12 @@ resp_retire_wqe(struct roce_qp *qp)
 }
 
 /*
- * Push a receive completion; a full CQ moves the QP to ERR (IBTA 11.4.2.1),
- * once the ACK still pending for the messages completed before it left:
- * those were delivered. The message whose completion was lost is not
- * acknowledged (step_ack), and nothing is accepted after it.
+ * Push a receive completion; a full CQ moves the QP to ERR (IBTA 11.4.2.1)
+ * once the response for it left: on RC, step_ack NAKs the message whose
+ * completion was lost with Remote Operational Error (IBTA 9.7.5.2.4: an
+ * error local to the responder prevented completing a valid request),
+ * which acknowledges the messages completed before it; nothing is
+ * accepted after it.
  */
 static void
 resp_push_wc(struct roce_qp *qp, struct roce_wc *wc)
@@ -473,6 +475,35 @@ resp_abandon_message(struct resp_ctx *c)
 }
 
 /*
+ * Selective repeat (roce_sr.h): a request ahead of ePSN. A WRITE without
+ * immediate is placed at once and SACKed; anything else is dropped. Either
+ * way the coalesced response becomes the SACK NAK at ePSN (unless another
+ * NAK waits), one per poll rather than one per gap.
+ */
+static enum resp_step
+resp_sr_ahead(struct resp_ctx *c)
+{
+	struct roce_qp *qp = c->qp;
+	struct roce_resp_state *r = &qp->resp;
+	enum roce_sr_ooo v = roce_sr_resp_ooo(qp, c->pkt, c->m, c->psn);
+
+	qp->stats.out_of_seq++;
+	resp_count(c, ROCE_WCNT_RESP_OUT_OF_SEQ);
+	if (!r->ack_pending ||
+	    roce_syndrome_type(r->ack_syndrome) == ROCE_AETH_ACK) {
+		r->ack_pending = true;
+		r->ack_psn = r->epsn;
+		r->ack_syndrome = roce_err_to_nak(ROCE_ERR_PSN_SEQ);
+	}
+	roce_worker_resp_pending(c->w, qp);
+	if (v == ROCE_SR_OOO_DROP) {
+		c->cnt = ROCE_WCNT_RESP_OOS_DROP;
+		return RESP_DROP;
+	}
+	return RESP_DONE;
+}
+
+/*
  * PSN check.
  * RC (IBTA 9.7.5.1.2): PSN == ePSN is the next request; a PSN in the half
  * space behind ePSN is a duplicate (9.7.5.1.1: never re-executed); ahead of
@@ -512,6 +543,8 @@ step_check_psn(struct resp_ctx *c)
 	}
 	if (diff < 0)
 		return RESP_DUPLICATE;
+	if (roce_sr_on(qp))
+		return resp_sr_ahead(c);
 	qp->stats.out_of_seq++;
 	resp_count(c, ROCE_WCNT_RESP_OUT_OF_SEQ);
 	if (r->nak_sent) {
@@ -812,6 +845,16 @@ exec_write(struct resp_ctx *c)
 	 * waits for a worker quiescent point after invalidating, so a copy
 	 * that passed this check is over before it returns).
 	 */
+	if (roce_sr_pkt_srx(c->pkt) != NULL) {
+		/* selective repeat: each packet names its target (roce_sr.h) */
+		if (roce_sr_resp_place(c->qp, c->pkt, c->m) != ROCE_OK) {
+			c->err = ROCE_ERR_LOC_ACCESS;
+			c->cnt = ROCE_WCNT_RESP_REM_ACCESS;
+			return RESP_ERROR;
+		}
+		r->write_off += c->plen;
+		return RESP_DONE;
+	}
 	if (unlikely(!roce_key_ref_valid(&r->wref))) {
 		c->err = ROCE_ERR_LOC_ACCESS;
 		c->cnt = ROCE_WCNT_RESP_REM_ACCESS;
@@ -839,6 +882,7 @@ exec_read(struct resp_ctx *c)
 	res->first_psn = c->psn;
 	res->last_psn = roce_psn_add(c->psn, npkts - 1);
 	res->start_psn = res->cur_psn = c->psn;
+	res->stop_psn = res->last_psn;
 	res->cur_off = 0;
 	res->va = roce_reth_va(reth);
 	res->rkey = roce_reth_rkey(reth);
@@ -971,15 +1015,32 @@ step_complete(struct resp_ctx *c)
 	return RESP_ACK;
 }
 
-/* Coalesced ACK (RC only): one per poll, for the newest PSN. */
+/*
+ * Coalesced ACK (RC only): one per poll, for the newest PSN. A message
+ * whose completion a full receive CQ refused (resp_push_wc) is NAKed
+ * instead: Remote Operational Error at its PSN, so that the requester
+ * completes it with REM_OP_ERR at once rather than after its retries.
+ * Linux rxe goes to ERR silently here (its class G) and leaves the
+ * requester to time out.
+ */
 static enum resp_step
 step_ack(struct resp_ctx *c)
 {
 	struct roce_resp_state *r = &c->qp->resp;
 
-	/* not for a message whose completion a full CQ lost */
-	if (!qp_is_rc(c->qp) || unlikely(r->fatal != ROCE_OK))
+	if (!qp_is_rc(c->qp))
 		return RESP_DONE;
+	if (unlikely(r->fatal != ROCE_OK)) {
+		if (r->fatal == ROCE_ERR_CQ_OVERFLOW && !r->nak_sent) {
+			r->ack_pending = true;
+			r->ack_psn = c->psn;
+			r->ack_syndrome = roce_err_to_nak(ROCE_ERR_LOC_QP_OP);
+			r->nak_sent = true;
+			resp_count(c, ROCE_WCNT_RESP_REM_OP);
+			roce_worker_resp_pending(c->w, c->qp);
+		}
+		return RESP_DONE;
+	}
 	r->ack_pending = true;
 	r->ack_psn = c->psn;
 	r->ack_syndrome = roce_syndrome(ROCE_AETH_ACK, 0);	/* credits at send */
@@ -1033,6 +1094,15 @@ step_duplicate(struct resp_ctx *c)
 		}
 		res->start_psn = res->cur_psn = c->psn;
 		res->cur_off = (uint32_t)off;
+		res->stop_psn = res->last_psn;
+		if (roce_sr_on(qp)) {
+			/* SR: the retried READ asks only for a gap */
+			uint32_t want = roce_msg_npkts(
+				roce_reth_len(roce_pkt_reth(c->pkt)), mtu);
+
+			if (want < roce_psn_offset(res->last_psn, c->psn) + 1)
+				res->stop_psn = roce_psn_add(c->psn, want - 1);
+		}
 	} else if (c->psn != res->first_psn) {
 		c->cnt = ROCE_WCNT_RESP_DUP_NO_RES;
 		return RESP_DROP;
@@ -1123,8 +1193,18 @@ roce_resp_rx(struct roce_qp *qp, struct rte_mbuf *m, const void *pkt_v,
 		c.cnt = ROCE_WCNT_RESP_OOS_DROP;
 		step = RESP_DROP;
 	}
+	/* the SR extension only on a QP that negotiated it (roce_sr.h) */
+	if (unlikely((pkt->op->flags & ROCE_OPF_SRX) && !roce_sr_on(qp) &&
+		     step < RESP_DROP)) {
+		qp->stats.sr_srx_drops++;
+		step = RESP_DROP;
+	}
 	while (step < RESP_DROP)
 		step = resp_steps[step](&c);
+	/* SR: packets held ahead of ePSN now in order are taken over */
+	if (unlikely(qp->resp.ooo.count != 0) &&
+	    roce_sr_resp_merge(qp) > 0)
+		roce_worker_resp_pending(c.w, qp);
 	if (step == RESP_DROP) {
 		if (c.cnt != ROCE_WCNT_MAX)
 			resp_count(&c, c.cnt);
@@ -1166,9 +1246,9 @@ resp_send_read(struct roce_qp *qp, struct roce_resp_res *res)
 		return -ENOMEM;
 	qp->w->cnt[ROCE_WCNT_RESP_READ_PKTS]++;
 	res->cur_off += n;
-	if (last)
+	if (last || res->cur_psn == res->stop_psn)
 		res->pending = false;
-	else
+	if (!last)
 		res->cur_psn = roce_psn_next(res->cur_psn);
 	return 0;
 }
@@ -1220,10 +1300,17 @@ resp_send_ack(struct roce_qp *qp)
 	struct roce_resp_state *r = &qp->resp;
 	struct roce_hdr_fields f;
 	uint8_t syn = r->ack_syndrome;
+	uint8_t srx[ROCE_SRX_SACK_LEN];
+	uint32_t psn = r->ack_psn;
+	bool sack = false;
 
 	if (roce_syndrome_type(syn) == ROCE_AETH_ACK)
 		syn = resp_ack_syndrome(qp);
-	resp_fields(qp, &f, ROCE_OP_RC_ACK, r->ack_psn, syn, r->msn);
+	if (roce_sr_on(qp))
+		sack = roce_sr_resp_sack(qp, &psn, &syn, srx);
+	resp_fields(qp, &f, ROCE_OP_RC_ACK, psn, syn, r->msn);
+	if (sack)
+		f.srx = srx;
 	if (resp_send(qp, &f, NULL, 0, NULL) != 0)
 		return -ENOMEM;
 	if (roce_syndrome_type(syn) == ROCE_AETH_ACK) {

@@ -48,6 +48,13 @@ roce_txbuf_zc_ok(const struct roce_device_config *cfg, uint32_t len)
 	return cfg->zero_copy_tx && len >= roce_txbuf_zc_min(cfg);
 }
 
+/** Pool of the attached and tail segments of a device of @p cfg. */
+static inline struct rte_mempool *
+roce_txbuf_pool(const struct roce_device_config *cfg)
+{
+	return cfg->zc_pool != NULL ? cfg->zc_pool : cfg->hdr_pool;
+}
+
 /**
  * Chain @p len bytes of host memory at @p addr to packet @p m, without
  * copying, followed by an empty tail segment for the pad and the ICRC.

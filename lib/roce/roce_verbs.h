@@ -92,12 +92,19 @@ struct roce_device_config {
 	 * Transmit payload zero-copy: an RC packet whose payload is one
 	 * contiguous registered range of at least @p zc_min bytes is sent as
 	 * headers + the application's memory attached (rte_pktmbuf_attach_
-	 * extbuf) + pad/ICRC, three chained mbufs of hdr_pool. Set it only
-	 * when the port transmits multi-segment mbufs and accepts external
-	 * buffers (RTE_ETH_TX_OFFLOAD_MULTI_SEGS). Default false: copy.
+	 * extbuf) + pad/ICRC, three chained mbufs (the header one of
+	 * hdr_pool, the other two of zc_pool). Set it only when the port
+	 * transmits multi-segment mbufs and accepts external buffers
+	 * (RTE_ETH_TX_OFFLOAD_MULTI_SEGS). Default false: copy.
 	 */
 	bool zero_copy_tx;
 	uint16_t zc_min;		/**< zero-copy threshold; 0: 256 bytes */
+	/**
+	 * Mbufs of the attached and tail segments of zero-copy packets: a
+	 * small data room (>= 64 bytes) is enough. NULL: hdr_pool. When it
+	 * is empty the payload is copied instead.
+	 */
+	struct rte_mempool *zc_pool;
 };
 
 /** Capabilities, as ibv_device_attr. */
@@ -559,6 +566,13 @@ enum roce_qp_attr_mask {
 	ROCE_QP_PATH_MIG_STATE = 1 << 18,
 	ROCE_QP_CAP = 1 << 19,
 	ROCE_QP_DEST_QPN = 1 << 20,
+	/**
+	 * softernic extension (no ibv_qp_attr_mask value): selective repeat
+	 * (roce_qp_attr::selective_repeat), RC only, optional at INIT->RTR
+	 * and RTR->RTS. Set it only when the peer is a softernic end that
+	 * agreed (CM vendor capability, doc/guides/selective-repeat.rst).
+	 */
+	ROCE_QP_SELECTIVE_REPEAT = 1 << 28,
 };
 
 /** QP attributes, as ibv_qp_attr. */
@@ -586,6 +600,8 @@ struct roce_qp_attr {
 	uint8_t retry_cnt;		/**< 0..7 */
 	uint8_t rnr_retry;		/**< 0..7, 7 = infinite */
 	uint8_t path_mig_state;
+	/** 1: IRN-style selective repeat with a softernic peer, 0: off (default) */
+	uint8_t selective_repeat;
 };
 
 /** Create a QP on the worker that owns its CQs. NULL + rte_errno on failure. */
@@ -674,6 +690,28 @@ int roce_get_async_event(struct roce_device *dev, struct roce_async_event *ev);
 
 /** Raise a port event (the PMD calls this on link up/down). */
 int roce_device_port_event(struct roce_device *dev, bool up);
+
+/**
+ * Observer of a device's async events: called by the thread that raises
+ * an event (a worker, the control path), under the device's event lock,
+ * for every event, also those the queue has no room for. It must not
+ * block nor call back into the device (e.g. push to a ring and return).
+ */
+typedef void (*roce_event_observer_t)(void *ctx,
+				      const struct roce_async_event *ev);
+
+/**
+ * Set (or with @p fn NULL, clear) the observer of @p dev's async events.
+ * The events still queue for roce_get_async_event(): the observer only
+ * watches (the net_ernic control core watches QP fatal events this way).
+ *
+ * @return 0, -EINVAL
+ */
+int roce_device_set_event_observer(struct roce_device *dev,
+				   roce_event_observer_t fn, void *ctx);
+
+/** Async events dropped because the queue was full (never silently). */
+uint64_t roce_device_events_dropped(struct roce_device *dev);
 
 /* ------------------------------------------------------------------ */
 /* Counters                                                           */

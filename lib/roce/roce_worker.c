@@ -22,6 +22,10 @@ static const char *const worker_cnt_names[ROCE_WCNT_MAX] = {
 	[ROCE_WCNT_RX_ACCEPTED] = "rx_accepted",
 	[ROCE_WCNT_RX_ICRC_ERR] = "rx_icrc_err",
 	[ROCE_WCNT_RX_CNP] = "rx_cnp",
+	[ROCE_WCNT_RX_CNP_IGNORED] = "rx_drop_cnp_no_qp",
+	[ROCE_WCNT_RX_CE] = "rx_ce",
+	[ROCE_WCNT_TX_CNP] = "tx_cnp",
+	[ROCE_WCNT_CNP_COALESCED] = "cnp_coalesced",
 	[ROCE_WCNT_RX_UNKNOWN_QPN] = "rx_drop_unknown_qpn",
 	[ROCE_WCNT_RX_QP_OTHER_WORKER] = "rx_drop_qp_other_worker",
 	[ROCE_WCNT_RX_BAD_TRANSPORT] = "rx_drop_bad_transport",
@@ -146,7 +150,8 @@ roce_worker_create_socket(struct roce_device *dev, roce_tx_burst_t tx,
 	w->tx_ctx = tx_ctx;
 	w->socket = socket;
 	/* a QP arms at most two timers (retransmit, RNR wait) */
-	if (roce_timers_init(&w->timers, 2 * max_qp + 64, socket) != 0)
+	/* per QP: retransmit, RNR wait, DCQCN increase and pacing wake-up */
+	if (roce_timers_init(&w->timers, 4 * max_qp + 64, socket) != 0)
 		goto nomem;
 	/* a QP is in the doorbell ring at most once (its doorbell flag) */
 	w->db_ring = worker_ring_new("roce_db", max_qp, socket);
@@ -515,8 +520,12 @@ worker_rx_one(struct roce_worker *w, struct rte_mbuf *m, uint64_t now)
 		goto count_drop;
 	}
 	if (unlikely(pkt.op->transport == ROCE_TRANSPORT_CNP)) {
-		why = ROCE_WCNT_RX_CNP;
-		goto count_drop;
+		/* DCQCN reaction point (roce_cc.c) */
+		w->cnt[ROCE_WCNT_RX_CNP]++;
+		rc = roce_cc_cnp_rx(w, &pkt, now);
+		rte_pktmbuf_free(m);
+		w->cnt[ROCE_WCNT_RX_ACCEPTED] += rc;
+		return rc;
 	}
 	dqpn = roce_bth_dqpn(roce_pkt_bth(&pkt));
 	if (unlikely(dqpn <= 1)) {
@@ -569,6 +578,8 @@ worker_rx_one(struct roce_worker *w, struct rte_mbuf *m, uint64_t now)
 	}
 	qp->stats.rx_pkts++;
 	qp->stats.rx_bytes += pkt.payload_len;
+	if (unlikely(pkt.ecn == ROCE_ECN_CE))
+		roce_cc_ce_rx(qp, &pkt, now);	/* notification point */
 	if (response)
 		roce_comp_rx(qp, m, &pkt, now);
 	else

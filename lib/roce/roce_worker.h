@@ -37,6 +37,10 @@ enum roce_worker_cnt {
 	ROCE_WCNT_RX_ACCEPTED,		/**< frames given to a QP engine */
 	ROCE_WCNT_RX_ICRC_ERR,		/**< ICRC mismatch (IBTA A17.3.3) */
 	ROCE_WCNT_RX_CNP,		/**< congestion notification packets */
+	ROCE_WCNT_RX_CNP_IGNORED,	/**< CNPs for no QP of ours in RTS/SQD */
+	ROCE_WCNT_RX_CE,		/**< CE-marked packets (roce_cc.c) */
+	ROCE_WCNT_TX_CNP,		/**< CNPs sent */
+	ROCE_WCNT_CNP_COALESCED,	/**< CE without CNP: np_min_time_between_cnps */
 	ROCE_WCNT_RX_UNKNOWN_QPN,	/**< no QP with that number */
 	ROCE_WCNT_RX_QP_OTHER_WORKER,	/**< QP owned by another worker */
 	ROCE_WCNT_RX_BAD_TRANSPORT,	/**< opcode transport != QP type */

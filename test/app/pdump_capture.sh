@@ -39,11 +39,31 @@ fail() {
 	echo "FAIL: $*"
 	fails=$((fails + 1))
 }
+# An instrumented driver (-Dsanitize=true) needs the sanitizer runtimes
+# before everything else in the process, and dpdk-dumpcap (Debian's, not
+# instrumented) does not link them: preload them ahead of the driver, in
+# the order the driver names them.
+preload=
+for lib in $(ldd "$so" 2>/dev/null | awk '/lib(asan|ubsan)\.so/ { print $3 }'); do
+	preload="$preload $lib"
+done
+preload="${preload# }${preload:+ }$so"
+[ "$preload" = "$so" ] || echo "note: preloading $preload"
+supp=$(cd "$(dirname "$0")" && pwd)/lsan-dumpcap.supp
 dumpcap() {
-	LD_PRELOAD=$so timeout 30 dpdk-dumpcap --file-prefix "$prefix" "$@"
+	LD_PRELOAD=$preload \
+	LSAN_OPTIONS="${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$supp" \
+		timeout 30 dpdk-dumpcap --file-prefix "$prefix" "$@"
 }
 
+# --base-virtaddr: the secondary maps the primary's memory at the same
+# addresses. Left to itself the primary reserves them near the top of the
+# address space, among the libraries, where a secondary with the ASan
+# runtime preloaded finds them taken ("Cannot get a virtual area at
+# requested address"); 0x300000000000 lies in ASan's high application
+# range (above its shadow, x86_64) and is free in both.
 "$bin" -l 0-1 -m 200 --file-prefix "$prefix" --no-pci \
+	--base-virtaddr 0x300000000000 \
 	--log-level=lib.eal:error -- write_bw --loopback -D 15 -s 1024 \
 	>"$work/testpmd.log" 2>&1 &
 pid=$!

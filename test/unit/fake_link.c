@@ -90,6 +90,248 @@ fl_writable(struct rte_mbuf *m)
 	return copy;
 }
 
+/* TSC cycles to serialise @p len bytes at @p mbps. */
+static uint64_t
+fl_wire_cycles(uint32_t mbps, uint32_t len)
+{
+	/* Ethernet preamble, SFD, FCS and gap: 24 bytes more on the wire */
+	return ((uint64_t)len + 24) * 8 * rte_get_tsc_hz() /
+		((uint64_t)mbps * 1000000);
+}
+
+/* TSC cycles to serialise @p len bytes at the bottleneck rate. */
+static uint64_t
+fl_bq_cycles(const struct fake_ep *ep, uint32_t len)
+{
+	return fl_wire_cycles(ep->bn.rate_mbps, len);
+}
+
+/* Host link of frame @p m (its destination QP), 0..7. */
+static unsigned int
+fl_host_of(const struct rte_mbuf *m)
+{
+	struct roce_pkt pkt;
+
+	if (roce_parse(m, &pkt) != 0)
+		return 0;
+	return roce_bth_dqpn(roce_pkt_bth(&pkt)) & 7;
+}
+
+/* TSC at which the head of host link @p h is on the switch, UINT64_MAX: empty. */
+static uint64_t
+fl_hq_next(const struct fake_ep *ep, unsigned int h)
+{
+	if (ep->hq[h] == NULL || ep->hq_head[h] == ep->hq_tail[h])
+		return UINT64_MAX;
+	return ep->hq_busy[h] + fl_wire_cycles(ep->bn.host_mbps,
+		rte_pktmbuf_pkt_len(ep->hq[h][ep->hq_head[h] % FAKE_INBOX]));
+}
+
+static bool fl_bq_enqueue(struct fake_link *l, struct fake_ep *ep,
+			  struct rte_mbuf *m);
+
+/* Host links: frames that reached the switch by now enter its queue, in order. */
+static void
+fl_hq_serve(struct fake_link *l, struct fake_ep *ep)
+{
+	for (;;) {
+		uint64_t best = UINT64_MAX, t;
+		unsigned int h, hb = 0;
+		struct rte_mbuf *m;
+
+		for (h = 0; h < RTE_DIM(ep->hq); h++) {
+			t = fl_hq_next(ep, h);
+			if (t < best) {
+				best = t;
+				hb = h;
+			}
+		}
+		if (best > l->tsc)
+			return;
+		m = ep->hq[hb][ep->hq_head[hb]++ % FAKE_INBOX];
+		ep->hq_busy[hb] = best;
+		/* the switch sees it when it arrived: serve from there */
+		if (ep->bq_head == ep->bq_tail && ep->bq_busy < best)
+			ep->bq_busy = best;
+		fl_bq_enqueue(l, ep, m);
+	}
+}
+
+/* A frame leaving side @p ep goes to its host link; false: no host links. */
+static bool
+fl_hq_put(struct fake_link *l, struct fake_ep *ep, struct rte_mbuf *m)
+{
+	unsigned int h;
+
+	if (ep->bn.rate_mbps == 0 || ep->bn.host_mbps == 0)
+		return false;
+	h = fl_host_of(m);
+	if (ep->hq[h] == NULL)
+		ep->hq[h] = calloc(FAKE_INBOX, sizeof(*ep->hq[h]));
+	if (ep->hq[h] == NULL ||
+	    ep->hq_tail[h] - ep->hq_head[h] >= FAKE_INBOX) {
+		ep->bstats.tail_drops++;
+		rte_pktmbuf_free(m);
+		return true;
+	}
+	if (ep->hq_head[h] == ep->hq_tail[h] && ep->hq_busy[h] < l->tsc)
+		ep->hq_busy[h] = l->tsc;
+	ep->hq[h][ep->hq_tail[h]++ % FAKE_INBOX] = m;
+	return true;
+}
+
+/* Set CE on an ECT frame (IPv4: header checksum updated). False: not ECT. */
+static bool
+fl_mark_ce(struct rte_mbuf *m)
+{
+	struct roce_pkt pkt;
+	uint8_t *l3;
+
+	if (roce_parse(m, &pkt) != 0 || pkt.ecn == ROCE_ECN_NOT_ECT ||
+	    m->data_len < pkt.l3_off + sizeof(struct rte_ipv6_hdr))
+		return false;
+	l3 = rte_pktmbuf_mtod_offset(m, uint8_t *, pkt.l3_off);
+	if (pkt.ip_ver == 4) {
+		struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)l3;
+
+		roce_ipv4_set_ecn(ip, ROCE_ECN_CE);
+		ip->hdr_checksum = 0;
+		ip->hdr_checksum = rte_ipv4_cksum(ip);
+	} else {
+		struct rte_ipv6_hdr *ip = (struct rte_ipv6_hdr *)l3;
+
+		roce_ipv6_set_vtc_flow(ip, (uint8_t)(roce_ipv6_tc(ip) | 3),
+				       pkt.flow_label);
+	}
+	return true;
+}
+
+/* The bottleneck takes @p m (queue, mark, drop) or hands it on (none). */
+static bool
+fl_bq_enqueue(struct fake_link *l, struct fake_ep *ep, struct rte_mbuf *m)
+{
+	const struct fake_link_bneck *b = &ep->bn;
+	uint32_t q = ep->bq_bytes, len = rte_pktmbuf_pkt_len(m);
+	uint64_t p;
+
+	if (b->rate_mbps == 0)
+		return false;
+	if (q + len > b->limit_bytes || ep->bq_tail - ep->bq_head >= FAKE_INBOX) {
+		ep->bstats.tail_drops++;
+		rte_pktmbuf_free(m);
+		return true;
+	}
+	if (q >= b->kmax_bytes)
+		p = 1000000;
+	else if (q <= b->kmin_bytes)
+		p = 0;
+	else
+		p = (uint64_t)b->pmax_ppm * (q - b->kmin_bytes) /
+			(b->kmax_bytes - b->kmin_bytes);
+	if (p != 0 && fl_rand(l) % 1000000 < p) {
+		struct rte_mbuf *w = fl_writable(m);
+
+		if (w == NULL || !fl_mark_ce(w)) {
+			ep->bstats.red_drops++;
+			rte_pktmbuf_free(w != NULL ? w : m);
+			return true;
+		}
+		m = w;
+		ep->bstats.marked++;
+	}
+	if (ep->bq_head == ep->bq_tail && ep->bq_busy < l->tsc &&
+	    ep->bn.host_mbps == 0)
+		ep->bq_busy = l->tsc;	/* the link was idle */
+	ep->bq[ep->bq_tail++ % FAKE_INBOX] = m;
+	ep->bq_bytes += len;
+	if (ep->bq_bytes > ep->bstats.max_q_bytes)
+		ep->bstats.max_q_bytes = ep->bq_bytes;
+	ep->bstats.enq++;
+	return true;
+}
+
+/* Serve the bottleneck of side @p ep up to now; returns frames delivered. */
+static unsigned int
+fl_bq_serve(struct fake_link *l, struct fake_ep *ep)
+{
+	unsigned int n = 0;
+
+	fl_hq_serve(l, ep);
+	while (ep->bq_head != ep->bq_tail) {
+		struct rte_mbuf *m = ep->bq[ep->bq_head % FAKE_INBOX];
+		uint32_t len = rte_pktmbuf_pkt_len(m);
+		uint64_t done = ep->bq_busy + fl_bq_cycles(ep, len);
+
+		if (done > l->tsc)
+			break;
+		ep->bq_head++;
+		ep->bq_busy = done;
+		ep->bq_bytes -= len;
+		ep->bstats.departed++;
+		ep->bstats.bytes += len;
+		fl_inbox_put(ep, &l->ep[ep->idx ^ 1], m);
+		n++;
+	}
+	return n;
+}
+
+/* TSC of the next departure of side @p ep's bottleneck, UINT64_MAX: none. */
+static uint64_t
+fl_bq_next(const struct fake_ep *ep)
+{
+	uint64_t t = UINT64_MAX, h;
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(ep->hq); i++) {
+		h = fl_hq_next(ep, i);
+		if (h < t)
+			t = h;
+	}
+	if (ep->bq_head == ep->bq_tail)
+		return t;
+	h = ep->bq_busy + fl_bq_cycles(ep,
+		rte_pktmbuf_pkt_len(ep->bq[ep->bq_head % FAKE_INBOX]));
+	return RTE_MIN(t, h);
+}
+
+/* True when nothing waits in side @p ep's bottleneck or host links. */
+static bool
+fl_bq_empty(const struct fake_ep *ep)
+{
+	return fl_bq_next(ep) == UINT64_MAX;
+}
+
+int
+fake_link_set_bneck(struct fake_link *l, int from,
+		    const struct fake_link_bneck *b)
+{
+	struct fake_ep *ep = &l->ep[from];
+	unsigned int h;
+
+	/* what is queued leaves now */
+	for (h = 0; h < RTE_DIM(ep->hq); h++)
+		while (ep->hq[h] != NULL && ep->hq_head[h] != ep->hq_tail[h])
+			fl_inbox_put(ep, &l->ep[from ^ 1],
+				     ep->hq[h][ep->hq_head[h]++ % FAKE_INBOX]);
+	while (ep->bq_head != ep->bq_tail) {
+		fl_inbox_put(ep, &l->ep[from ^ 1],
+			     ep->bq[ep->bq_head++ % FAKE_INBOX]);
+	}
+	ep->bq_bytes = 0;
+	if (b == NULL || b->rate_mbps == 0) {
+		memset(&ep->bn, 0, sizeof(ep->bn));
+		return 0;
+	}
+	if (ep->bq == NULL) {
+		ep->bq = calloc(FAKE_INBOX, sizeof(*ep->bq));
+		if (ep->bq == NULL)
+			return -ENOMEM;
+	}
+	ep->bn = *b;
+	ep->bq_busy = l->tsc;
+	return 0;
+}
+
 static uint16_t
 fl_tx(void *ctx, struct rte_mbuf **pkts, uint16_t n)
 {
@@ -147,6 +389,8 @@ fl_tx(void *ctx, struct rte_mbuf **pkts, uint16_t n)
 			ep->held = m;
 			continue;
 		}
+		if (fl_hq_put(l, ep, m) || fl_bq_enqueue(l, ep, m))
+			continue;
 		fl_inbox_put(ep, peer, m);
 		if (ep->held != NULL) {
 			fl_inbox_put(ep, peer, ep->held);
@@ -227,7 +471,7 @@ fake_link_create(uint64_t seed, bool ipv6)
 void
 fake_link_destroy(struct fake_link *l)
 {
-	int i;
+	int i, j;
 
 	if (l == NULL)
 		return;
@@ -237,6 +481,16 @@ fake_link_destroy(struct fake_link *l)
 		while (ep->inbox != NULL && ep->in_head != ep->in_tail)
 			rte_pktmbuf_free(ep->inbox[ep->in_head++ & ep->in_mask]);
 		rte_pktmbuf_free(ep->held);
+		while (ep->bq != NULL && ep->bq_head != ep->bq_tail)
+			rte_pktmbuf_free(ep->bq[ep->bq_head++ % FAKE_INBOX]);
+		free(ep->bq);
+		for (j = 0; j < (int)RTE_DIM(ep->hq); j++) {
+			while (ep->hq[j] != NULL &&
+			       ep->hq_head[j] != ep->hq_tail[j])
+				rte_pktmbuf_free(ep->hq[j][ep->hq_head[j]++ %
+							   FAKE_INBOX]);
+			free(ep->hq[j]);
+		}
 		free(ep->inbox);
 		if (ep->pd != NULL)
 			roce_dealloc_pd(ep->pd);
@@ -286,6 +540,8 @@ fake_link_step(struct fake_link *l)
 
 	l->iters++;
 	l->tsc += l->tsc_step;
+	for (i = 0; i < 2; i++)
+		activity += fl_bq_serve(l, &l->ep[i]);
 	for (i = 0; i < 2; i++) {
 		struct fake_ep *ep = &l->ep[i];
 		uint16_t n = 0;
@@ -317,6 +573,9 @@ fake_link_step(struct fake_link *l)
 		t = roce_timers_next(roce_worker_timers(l->ep[i].w));
 		if (t < next)
 			next = t;
+		t = fl_bq_next(&l->ep[i]);	/* or the next bottleneck departure */
+		if (t < next)
+			next = t;
 	}
 	if (next != UINT64_MAX && next > l->tsc)
 		l->tsc = next;
@@ -345,6 +604,7 @@ fake_link_settle(struct fake_link *l, long max_iters)
 
 	for (i = 0; i < max_iters && idle < 4; i++) {
 		if (fake_link_step(l) == 0 &&
+		    fl_bq_empty(&l->ep[0]) && fl_bq_empty(&l->ep[1]) &&
 		    roce_timers_next(roce_worker_timers(l->ep[0].w)) == UINT64_MAX &&
 		    roce_timers_next(roce_worker_timers(l->ep[1].w)) == UINT64_MAX)
 			idle++;
@@ -441,6 +701,10 @@ fl_qp_rtr_rts(struct fake_link *l, int side, struct roce_qp *qp,
 		a.max_rd_atomic = o->max_rd_atomic;
 		mask |= ROCE_QP_TIMEOUT | ROCE_QP_RETRY_CNT |
 			ROCE_QP_RNR_RETRY | ROCE_QP_MAX_QP_RD_ATOMIC;
+		if (o->selective_repeat) {
+			a.selective_repeat = 1;
+			mask |= ROCE_QP_SELECTIVE_REPEAT;
+		}
 	}
 	return roce_modify_qp(qp, &a, mask);
 }

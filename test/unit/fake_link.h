@@ -45,6 +45,37 @@ struct fake_link_stats {
 	uint64_t inbox_full;
 };
 
+/**
+ * A bottleneck on the frames leaving one side: the egress queue of a
+ * switch port, served at @p rate_mbps, with RED-like ECN marking on the
+ * instantaneous queue (as switch and mlx5 users set it up: no mark below
+ * Kmin, probability rising linearly to Pmax at Kmax, every frame above
+ * Kmax; a frame that is not ECN-capable is dropped instead of marked) and
+ * tail drop beyond @p limit_bytes. With @p host_mbps, each flow (frames
+ * of one destination QP) first crosses its own host link at that rate,
+ * as senders on different hosts reach one switch port: a flow cannot
+ * arrive faster than its NIC (its queue there is unbounded).
+ */
+struct fake_link_bneck {
+	uint32_t rate_mbps;	/**< service rate; 0: no bottleneck */
+	uint32_t host_mbps;	/**< per-flow host link rate; 0: none */
+	uint32_t limit_bytes;	/**< tail drop beyond */
+	uint32_t kmin_bytes;	/**< Kmin */
+	uint32_t kmax_bytes;	/**< Kmax */
+	uint32_t pmax_ppm;	/**< Pmax, parts per million */
+};
+
+/** What the bottleneck did. */
+struct fake_link_bneck_stats {
+	uint64_t enq;		/**< frames queued */
+	uint64_t marked;	/**< CE marks set */
+	uint64_t red_drops;	/**< not ECT where a mark was due */
+	uint64_t tail_drops;	/**< queue full */
+	uint64_t departed;	/**< frames served */
+	uint64_t bytes;		/**< bytes served */
+	uint32_t max_q_bytes;	/**< highest queue seen */
+};
+
 /** Sees every frame a side transmits, before impairment (read only). */
 typedef void (*fake_link_capture_t)(void *ctx, int from, const struct rte_mbuf *m);
 
@@ -68,6 +99,17 @@ struct fake_ep {
 	struct fake_link_impair imp;
 	bool cut;		/**< drop everything this side sends */
 	struct fake_link_stats stats;
+	/* bottleneck of the frames leaving this side (fake_link_set_bneck) */
+	struct fake_link_bneck bn;
+	struct rte_mbuf **bq;	/**< FIFO, FAKE_INBOX entries */
+	uint32_t bq_head, bq_tail;
+	uint32_t bq_bytes;	/**< bytes queued */
+	uint64_t bq_busy;	/**< TSC at which the frame in service leaves */
+	struct fake_link_bneck_stats bstats;
+	/* host links before the bottleneck, by destination QP & 7 */
+	struct rte_mbuf **hq[8];
+	uint32_t hq_head[8], hq_tail[8];
+	uint64_t hq_busy[8];
 };
 
 struct fake_link {
@@ -96,6 +138,13 @@ void fake_link_cut(struct fake_link *l, int from, bool cut);
 void fake_link_set_capture(struct fake_link *l, fake_link_capture_t cb,
 			   void *ctx);
 
+/**
+ * Put a bottleneck on the frames leaving side @p from (NULL or rate 0:
+ * none; frames still queued are delivered first). Returns 0 or -ENOMEM.
+ */
+int fake_link_set_bneck(struct fake_link *l, int from,
+			const struct fake_link_bneck *b);
+
 /** One iteration: both sides receive their inbox, then poll. Returns activity. */
 unsigned int fake_link_step(struct fake_link *l);
 
@@ -121,6 +170,7 @@ struct fake_conn_opts {
 	uint8_t retry_cnt;
 	uint8_t rnr_retry;
 	uint8_t min_rnr_timer;
+	bool selective_repeat;		/**< RC: both sides at RTR->RTS (roce_sr.h) */
 };
 
 /** Defaults: MTU 1024, PSNs 100/200, all remote rights, 16 rd_atomic, retries 7. */

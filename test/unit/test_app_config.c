@@ -113,7 +113,7 @@ test_every_sample_loads(void)
 {
 	static const char *const known[] = {
 		"loopback.ini", "rxe-peer.ini", "af_xdp-host.ini",
-		"memif-pair.ini",
+		"memif-pair.ini", "dcqcn.ini", "selective-repeat.ini",
 	};
 	struct app_config c;
 	struct dirent *de;
@@ -297,6 +297,51 @@ test_memif_ini(void)
 
 	CU_ASSERT_FATAL(opts(&c, "", &o) == 0);
 	CU_ASSERT(o.loopback && o.size == 4096 && o.iters == 1000);
+}
+
+/* conf/dcqcn.ini: the memif pair with DCQCN devargs on both ernic ports. */
+static void
+test_dcqcn_ini(void)
+{
+	struct app_config c;
+	char buf[64];
+	unsigned int i;
+
+	CU_ASSERT_FATAL(load_conf("dcqcn.ini", &c) == 0);
+	CU_ASSERT_FATAL(c.nb_ports == 4);
+	for (i = 2; i < 4; i++) {
+		CU_ASSERT(ip_in_bench_range(c.ports[i].vdev));
+		CU_ASSERT(strcmp(devarg(c.ports[i].vdev, "rp_ai_rate", buf,
+					sizeof(buf)), "40") == 0);
+		CU_ASSERT(strcmp(devarg(c.ports[i].vdev, "rp_dce_tcp_g", buf,
+					sizeof(buf)), "1020") == 0);
+		CU_ASSERT(strcmp(devarg(c.ports[i].vdev,
+					"np_min_time_between_cnps", buf,
+					sizeof(buf)), "50") == 0);
+	}
+	CU_ASSERT(strcmp(c.mode, "write_bw") == 0);
+}
+
+/* conf/selective-repeat.ini: memif pair, net_fault loss, --sr on. */
+static void
+test_sr_ini(void)
+{
+	struct app_config c;
+	struct app_opts o;
+	char buf[64];
+
+	CU_ASSERT_FATAL(load_conf("selective-repeat.ini", &c) == 0);
+	CU_ASSERT_FATAL(c.nb_ports == 5);
+	CU_ASSERT(strcmp(devarg(c.ports[2].vdev, "loss", buf, sizeof(buf)),
+			 "1") == 0);
+	CU_ASSERT(strcmp(devarg(c.ports[2].vdev, "dir", buf, sizeof(buf)),
+			 "both") == 0);
+	CU_ASSERT(ip_in_bench_range(c.ports[3].vdev));
+	CU_ASSERT(ip_in_bench_range(c.ports[4].vdev));
+	CU_ASSERT(strcmp(c.mode, "write_bw") == 0);
+	CU_ASSERT_FATAL(opts(&c, "", &o) == 0);
+	CU_ASSERT(o.sr);
+	CU_ASSERT(o.loopback);
 }
 
 /* Write @p text to a file of the temporary directory; its path. */
@@ -490,6 +535,8 @@ static CU_TestInfo config_tests[] = {
 	{ "conf/rxe-peer.ini", test_rxe_peer_ini },
 	{ "conf/af_xdp-host.ini", test_af_xdp_ini },
 	{ "conf/memif-pair.ini", test_memif_ini },
+	{ "conf/dcqcn.ini", test_dcqcn_ini },
+	{ "conf/selective-repeat.ini", test_sr_ini },
 	{ "broken files: the specific error", test_broken_files },
 	{ "command line over the file", test_command_line },
 	CU_TEST_INFO_NULL,

@@ -77,6 +77,7 @@ test_defaults(void)
 	CU_ASSERT(o.port == 18515);
 	CU_ASSERT(o.gid_index == -1);
 	CU_ASSERT(o.qp_timeout == 14);
+	CU_ASSERT(o.retry_cnt == 7);
 	CU_ASSERT(o.inline_size == 0);
 	CU_ASSERT(o.server[0] == '\0');
 	CU_ASSERT(!app_opts_is_client(&o));
@@ -110,7 +111,7 @@ test_every_flag(void)
 {
 	struct app_opts o;
 
-	expect_ok("write_bw -s 1K -n 200 -q 4 -t 64 -m 2048 -x 1 -b -N -Q 8 -l 8 -I 128 -u 20 -p 2000 -d net_ernic1 -F --report_gbits --json --stats-period 2 10.0.0.1",
+	expect_ok("write_bw -s 1K -n 200 -q 4 -t 64 -m 2048 -x 1 -b -N -Q 8 -l 8 -I 128 -u 20 --retry_count 3 -p 2000 -d net_ernic1 -F --report_gbits --json --stats-period 2 10.0.0.1",
 		  &o);
 	CU_ASSERT(o.size == 1024);
 	CU_ASSERT(o.iters == 200);
@@ -124,6 +125,7 @@ test_every_flag(void)
 	CU_ASSERT(o.post_list == 8);
 	CU_ASSERT(o.inline_size == 128);
 	CU_ASSERT(o.qp_timeout == 20);
+	CU_ASSERT(o.retry_cnt == 3);
 	CU_ASSERT(o.port == 2000);
 	CU_ASSERT(strcmp(o.device, "net_ernic1") == 0);
 	CU_ASSERT(o.cpu_freq_f);
@@ -249,6 +251,7 @@ test_bad_flags(void)
 	expect_err("write_lat --write_with_imm", "--write_with_imm is not a flag of write_lat");
 	expect_err("read_bw --write_with_imm", "--write_with_imm is only for write_bw");
 	expect_err("write_bw --stats-period 0", "bad value \"0\" for --stats-period: expected seconds 1..3600");
+	expect_err("write_bw --retry_count 8", "bad value \"8\" for --retry_count: expected a retry count 0..7");
 	expect_err("write_bw -s", "missing value for -s/--size: expected a message size");
 	expect_err("write_bw -z", "unknown flag -z");
 	expect_err("write_bw --colour=blue", "unknown flag --colour");

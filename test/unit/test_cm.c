@@ -115,6 +115,7 @@ test_vec_req(void)
 	CU_ASSERT_EQUAL(req.path_mtu, ROCE_MTU_1024);
 	CU_ASSERT_FALSE(req.rdc_exists);
 	CU_ASSERT_EQUAL(req.rnr_retry_count, 7);
+	CU_ASSERT_EQUAL(req.vendor_id, 0);	/* Linux: no ECE vendor */
 	CU_ASSERT_EQUAL(req.max_cm_retries, 15);
 	CU_ASSERT_FALSE(req.srq);
 	CU_ASSERT_EQUAL(req.primary.local_lid, 0xffff);
@@ -183,6 +184,7 @@ test_vec_rep_rtu_rej_dreq(void)
 	CU_ASSERT_FALSE(rep.e2e_flow_control);
 	CU_ASSERT_EQUAL(rep.rnr_retry_count, 7);
 	CU_ASSERT_FALSE(rep.srq);
+	CU_ASSERT_EQUAL(rep.vendor_id, 0);
 	CU_ASSERT_EQUAL(rep.local_ca_guid, 0x000000fffe000702ULL);
 
 	load_mad("CM_REP_7", &mad, &addr, &pkt);
@@ -1188,6 +1190,198 @@ forged_req(struct cm_env *e, uint32_t cid, uint32_t qpn, uint64_t tid)
 	return m;
 }
 
+/* The CM message @p m (an mbuf captured on the fake link) as a MAD. */
+static void
+mad_of(struct rte_mbuf *m, struct roce_mad *mad)
+{
+	struct roce_mad_addr addr;
+	struct roce_pkt pkt;
+
+	CU_ASSERT_EQUAL_FATAL(roce_parse(m, &pkt), 0);
+	CU_ASSERT_EQUAL_FATAL(roce_mad_frame_parse(m, &pkt, mad, &addr), 0);
+}
+
+/* An MRA from side @p from (a scripted peer) to side @p from ^ 1. */
+static struct rte_mbuf *
+forged_mra(struct cm_env *e, int from, uint32_t local_cid,
+	   uint32_t remote_cid, uint8_t msg, uint8_t service_timeout)
+{
+	struct fake_ep *src = &e->l->ep[from], *dst = &e->l->ep[from ^ 1];
+	struct roce_mad_addr addr;
+	struct roce_cm_mra mra;
+	struct roce_mad mad;
+	struct rte_mbuf *m;
+
+	memset(&mra, 0, sizeof(mra));
+	mra.local_comm_id = local_cid;
+	mra.remote_comm_id = remote_cid;
+	mra.msg_mraed = msg;
+	mra.service_timeout = service_timeout;
+	roce_cm_mra_pack(&mad, 0x77000000ull + msg, &mra);
+	memset(&addr, 0, sizeof(addr));
+	memcpy(addr.local_mac.addr_bytes, src->mac, 6);
+	memcpy(addr.remote_mac.addr_bytes, dst->mac, 6);
+	memcpy(addr.local_gid, src->gid.raw, 16);
+	memcpy(addr.remote_gid, dst->gid.raw, 16);
+	addr.ip_ver = 4;
+	addr.ttl = 64;
+	addr.pkey = 0xffff;
+	addr.remote_qpn = 1;
+	if (roce_mad_frame_build(test_mbuf_pool(), &mad, &addr, 0, 0, &m) != 0)
+		return NULL;
+	return m;
+}
+
+/*
+ * After an MRA (service timeout @p st) at @p t_mra: the tracked send of
+ * @p s is not repeated before t_mra + 4.096 us * 2^st + 2 packet life
+ * times, and is repeated once that passed. @p cnt: its tx counter.
+ */
+static void
+check_mra_wait(struct cm_env *e, struct side *s, uint8_t st, uint64_t t_mra)
+{
+	uint64_t hz = rte_get_tsc_hz();
+	uint64_t wait = roce_cm_time_ticks(st, hz) +
+		2 * roce_cm_time_ticks(16, hz);
+	uint64_t normal = 2 * roce_cm_time_ticks(16, hz) +
+		roce_cm_time_ticks(20, hz);
+	int64_t retrans0 = roce_cm_counter(s->cm, "mad_retrans");
+	uint64_t dl = roce_cm_next_deadline(s->cm);
+
+	/* the deadline moved from ~4.8 s to the MRA's wait */
+	CU_ASSERT_TRUE(wait > 4 * normal);
+	CU_ASSERT_TRUE(dl >= t_mra + wait - wait / 100);
+	CU_ASSERT_TRUE(dl <= t_mra + wait + wait / 100);
+	/* past the old deadline, just before the new one: no resend */
+	e->l->tsc = t_mra + normal + normal / 2;
+	settle(e);
+	e->l->tsc = t_mra + wait - wait / 50;
+	settle(e);
+	CU_ASSERT_EQUAL(roce_cm_counter(s->cm, "mad_retrans"), retrans0);
+	/* after it: resent once, with the normal timeout again */
+	e->l->tsc = t_mra + wait + wait / 50;
+	settle(e);
+	CU_ASSERT_EQUAL(roce_cm_counter(s->cm, "mad_retrans"), retrans0 + 1);
+	dl = roce_cm_next_deadline(s->cm);
+	CU_ASSERT_TRUE(dl <= e->l->tsc + normal + normal / 100);
+}
+
+/* The peer's MRA for our REQ: the REQ's timeout is extended. */
+static void
+test_mra_for_req(void)
+{
+	struct cm_env *e = env_create(0, 0);
+	struct roce_cm_id *id[2];
+	struct roce_cm_req req;
+	struct roce_mad mad;
+	struct rte_mbuf *m;
+	uint64_t t;
+
+	env_listen(e, 1, 0);
+	/* the REQ goes nowhere (captured): side 1 is scripted */
+	e->s[0].drop_tx = true;
+	e->s[0].capture_attr = ROCE_CM_ATTR_REQ;
+	CU_ASSERT_EQUAL_FATAL(env_connect(e, 0, &id[0], NULL, 0), 0);
+	settle(e);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(e->s[0].captured);
+	mad_of(e->s[0].captured, &mad);
+	roce_cm_req_unpack(&mad, &req);
+	/* an MRA for a REP we never sent: wrong state, counted, no effect */
+	m = forged_mra(e, 1, 0x4242, req.local_comm_id, ROCE_CM_MSG_REP, 24);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+	roce_cm_rx(e->s[0].cm, m, e->l->tsc);
+	CU_ASSERT_EQUAL(roce_cm_id_state(id[0]), ROCE_CM_REQ_SENT);
+	CU_ASSERT_EQUAL(roce_cm_counter(e->s[0].cm, "cm_rx_drop_bad_state"),
+			1);
+	/* the MRA for the REQ, service timeout 24 (68.7 s) */
+	e->l->tsc += rte_get_tsc_hz() / 10;
+	t = e->l->tsc;
+	m = forged_mra(e, 1, 0x4242, req.local_comm_id, ROCE_CM_MSG_REQ, 24);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+	roce_cm_rx(e->s[0].cm, m, t);
+	CU_ASSERT_EQUAL(roce_cm_id_state(id[0]), ROCE_CM_MRA_REQ_RCVD);
+	CU_ASSERT_EQUAL(roce_cm_counter(e->s[0].cm, "cm_rx_mra"), 2);
+	check_mra_wait(e, &e->s[0], 24, t);
+	CU_ASSERT_EQUAL(roce_cm_counter(e->s[0].cm, "cm_tx_req"), 1);
+	/* the link works again: the next REQ gets through and connects */
+	e->s[0].drop_tx = false;
+	e->s[0].capture_attr = 0;
+	CU_ASSERT_PTR_NOT_NULL_FATAL(wait_ev(e, &e->s[1],
+				ROCE_CM_EVENT_CONNECT_REQUEST, 0));
+	id[1] = find_ev(&e->s[1], ROCE_CM_EVENT_CONNECT_REQUEST, 0)->id;
+	{
+		struct roce_cm_conn_param p;
+
+		param_default(&p);
+		CU_ASSERT_EQUAL(roce_cm_accept(id[1], e->s[1].qp, &p, NULL,
+					       e->l->tsc), 0);
+	}
+	CU_ASSERT_PTR_NOT_NULL(wait_ev(e, &e->s[0], ROCE_CM_EVENT_ESTABLISHED,
+				       0));
+	CU_ASSERT_PTR_NOT_NULL(wait_ev(e, &e->s[1], ROCE_CM_EVENT_ESTABLISHED,
+				       0));
+	teardown(e, id, 0);
+	env_destroy(e);
+}
+
+/* The peer's MRA for our REP: the REP's timeout is extended. */
+static void
+test_mra_for_rep(void)
+{
+	struct cm_env *e = env_create(0, 0);
+	struct roce_cm_conn_param p;
+	struct roce_cm_event *ev;
+	struct roce_cm_id *id[2];
+	struct roce_cm_rep rep;
+	struct roce_mad mad;
+	struct rte_mbuf *m;
+	uint64_t t;
+
+	env_listen(e, 1, 0);
+	CU_ASSERT_EQUAL_FATAL(env_connect(e, 0, &id[0], NULL, 0), 0);
+	ev = wait_ev(e, &e->s[1], ROCE_CM_EVENT_CONNECT_REQUEST, 0);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(ev);
+	id[1] = ev->id;
+	/* the REP goes nowhere (captured): side 0 is scripted now */
+	e->s[1].drop_tx = true;
+	e->s[1].capture_attr = ROCE_CM_ATTR_REP;
+	param_default(&p);
+	CU_ASSERT_EQUAL_FATAL(roce_cm_accept(id[1], e->s[1].qp, &p, NULL,
+					     e->l->tsc), 0);
+	CU_ASSERT_EQUAL(roce_cm_id_state(id[1]), ROCE_CM_REP_SENT);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(e->s[1].captured);
+	mad_of(e->s[1].captured, &mad);
+	roce_cm_rep_unpack(&mad, &rep);
+	/* an MRA from another comm ID: bad source, no effect */
+	m = forged_mra(e, 0, rep.remote_comm_id + 1, rep.local_comm_id,
+		       ROCE_CM_MSG_REP, 24);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+	roce_cm_rx(e->s[1].cm, m, e->l->tsc);
+	CU_ASSERT_EQUAL(roce_cm_id_state(id[1]), ROCE_CM_REP_SENT);
+	CU_ASSERT_EQUAL(roce_cm_counter(e->s[1].cm, "cm_rx_drop_bad_source"),
+			1);
+	/* the MRA for the REP (service timeout 24: 68.7 s) */
+	e->l->tsc += rte_get_tsc_hz() / 10;
+	t = e->l->tsc;
+	m = forged_mra(e, 0, rep.remote_comm_id, rep.local_comm_id,
+		       ROCE_CM_MSG_REP, 24);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+	roce_cm_rx(e->s[1].cm, m, t);
+	CU_ASSERT_EQUAL(roce_cm_id_state(id[1]), ROCE_CM_MRA_REP_RCVD);
+	check_mra_wait(e, &e->s[1], 24, t);
+	CU_ASSERT_EQUAL(roce_cm_counter(e->s[1].cm, "cm_tx_rep"), 1);
+	CU_ASSERT_EQUAL(roce_cm_counter(e->s[1].cm, "cm_timeout_rep"), 0);
+	/* the REP gets through at last: RTU, both established */
+	e->s[1].drop_tx = false;
+	e->s[1].capture_attr = 0;
+	CU_ASSERT_PTR_NOT_NULL(wait_ev(e, &e->s[0], ROCE_CM_EVENT_ESTABLISHED,
+				       0));
+	CU_ASSERT_PTR_NOT_NULL(wait_ev(e, &e->s[1], ROCE_CM_EVENT_ESTABLISHED,
+				       0));
+	teardown(e, id, 1);
+	env_destroy(e);
+}
+
 /* A REQ flood: the backlog holds, the rest is refused, nothing stays. */
 static void
 test_req_flood(void)
@@ -1483,7 +1677,64 @@ test_mad_agent(void)
 	roce_mad_agent_destroy(a);
 }
 
+/*
+ * Selective repeat is on only when the REQ offers it and the accepting
+ * side agrees (softernic Vendor ID in REQ and REP); otherwise both QPs
+ * stay go-back-N.
+ */
+static void
+sr_case(bool offer, bool accept)
+{
+	struct cm_env *e = env_create(0, 0);
+	struct roce_cm_addr src, dst;
+	struct roce_cm_conn_param p;
+	struct roce_cm_conn_info ci;
+	struct roce_cm_event *ev;
+	struct roce_cm_id *id[2];
+	struct roce_qp_attr a;
+	struct roce_qp_init_attr ia;
+	bool on = offer && accept;
+	int i;
+
+	env_listen(e, 1, 0);
+	addr_of(e, 0, 0, &src);
+	addr_of(e, 1, CM_PORT, &dst);
+	param_default(&p);
+	p.selective_repeat = offer;
+	CU_ASSERT_EQUAL_FATAL(roce_cm_connect(e->s[0].cm, &src, &dst,
+					      e->l->ep[1].mac, e->s[0].qp, &p,
+					      &e->s[0], e->l->tsc, &id[0]), 0);
+	ev = wait_ev(e, &e->s[1], ROCE_CM_EVENT_CONNECT_REQUEST, 0);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(ev);
+	id[1] = ev->id;
+	param_default(&p);
+	p.selective_repeat = accept;
+	CU_ASSERT_EQUAL_FATAL(roce_cm_accept(id[1], e->s[1].qp, &p, &e->s[1],
+					     e->l->tsc), 0);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(wait_ev(e, &e->s[0],
+					     ROCE_CM_EVENT_ESTABLISHED, 0));
+	for (i = 0; i < 2; i++) {
+		CU_ASSERT_EQUAL(roce_query_qp(e->s[i].qp, &a, &ia), 0);
+		CU_ASSERT_EQUAL(a.selective_repeat, on ? 1 : 0);
+		CU_ASSERT_EQUAL(roce_cm_conn_list(e->s[i].cm, &ci, 1), 1);
+		CU_ASSERT_EQUAL(ci.selective_repeat, on);
+	}
+	send_one(e);
+	teardown(e, id, 0);
+	env_destroy(e);
+}
+
+static void
+test_sr_negotiation(void)
+{
+	sr_case(true, true);
+	sr_case(true, false);
+	sr_case(false, true);
+	sr_case(false, false);
+}
+
 static CU_TestInfo cm_tests[] = {
+	{ "selective repeat negotiated by Vendor ID", test_sr_negotiation },
 	{ "Linux REQ: every field", test_vec_req },
 	{ "Linux REP, RTU, REJ, DREQ: every field", test_vec_rep_rtu_rej_dreq },
 	{ "rebuilt MADs and frames equal the capture", test_vec_rebuild },
@@ -1494,6 +1745,8 @@ static CU_TestInfo cm_tests[] = {
 	{ "REQ lost three times, then connected", test_req_retry_then_connect },
 	{ "REJ: no listener, application reject", test_reject },
 	{ "duplicate REQ: MRA, one request", test_dup_req_mra },
+	{ "peer's MRA for our REQ extends its timeout", test_mra_for_req },
+	{ "peer's MRA for our REP extends its timeout", test_mra_for_rep },
 	{ "lost RTU: REP repeated, RTU resent", test_lost_rtu },
 	{ "simultaneous DREQ", test_simultaneous_dreq },
 	{ "DREQ timeout, DREQ for a forgotten connection", test_dreq_timeout },

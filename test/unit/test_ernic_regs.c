@@ -23,6 +23,7 @@
 #include <rte_cycles.h>
 #include <rte_eth_ring.h>
 #include <rte_ethdev.h>
+#include <rte_ip.h>
 #include <rte_malloc.h>
 #include <rte_random.h>
 #include <rte_ring.h>
@@ -43,6 +44,8 @@ enum {
 	STATQP_SQ_EMPTY = 1u << 9,
 	STATQP_OSQ_EMPTY = 1u << 10,
 	INT_WQE = 1u << 4,
+	INT_CNP = 1u << 8,		/* CNP scheduled */
+	CNPSCHDSTS1 = 0x100390,		/* first of 64 W1C banks */
 	INT_ILLEGAL = 1u << 5,
 	INT_RQ = 1u << 6,
 	INT_FATAL = 1u << 7,
@@ -524,6 +527,98 @@ test_rc_qp_create(void)
 	/* hardware-owned: refused without SW override */
 	CU_ASSERT(reg_wr(s0.port, "CQHEAD", 2, 5) == -EPERM);
 	CU_ASSERT(reg_r(s0.port, "CQHEAD", 2) == 0);
+}
+
+/*
+ * A switch on ringA -> ringB: every ECN-capable IPv4 frame waiting in
+ * r_ab gets CE (header checksum updated). Returns the frames marked.
+ */
+static unsigned int
+mark_ce(void)
+{
+	struct rte_mbuf *m[64];
+	unsigned int n, i, marked = 0;
+
+	n = rte_ring_dequeue_burst(r_ab, (void **)m, RTE_DIM(m), NULL);
+	for (i = 0; i < n; i++) {
+		struct rte_ipv4_hdr *ip = rte_pktmbuf_mtod_offset(m[i],
+			struct rte_ipv4_hdr *, sizeof(struct rte_ether_hdr));
+
+		if (m[i]->data_len >= sizeof(struct rte_ether_hdr) +
+		    sizeof(*ip) && (ip->version_ihl >> 4) == 4 &&
+		    (ip->type_of_service & 3) != 0) {
+			ip->type_of_service |= 3;
+			ip->hdr_checksum = 0;
+			ip->hdr_checksum = rte_ipv4_cksum(ip);
+			marked++;
+		}
+	}
+	CU_ASSERT(rte_ring_enqueue_burst(r_ab, (void **)m, n, NULL) == n);
+	return marked;
+}
+
+/*
+ * A CE-marked WRITE (doc/guides/congestion.rst): the responder's port
+ * flags a CNP to schedule for the QP (CNPSCHDSTS1 bit 3, INTSTS[8]) and
+ * sends it (OUTCNPPKTCNT), the requester's port counts it (INCNPPKTCNT).
+ */
+static void
+test_ecn_cnp(void)
+{
+	uint32_t in0, out1, v, marked = 0;
+	uint8_t *src = s0.data;
+	int i;
+
+	CU_ASSERT_FATAL(started);
+	reg_w(s1.port, "INTSTS", 0, INT_CNP);
+	CU_ASSERT(rte_pmd_ernic_reg_write(s1.port, CNPSCHDSTS1, ~0u) == 0);
+	CU_ASSERT(rte_pmd_ernic_reg_read(s1.port, CNPSCHDSTS1, &v) == 0 &&
+		  v == 0);
+	in0 = reg_r(s0.port, "INCNPPKTCNT", 0);
+	out1 = reg_r(s1.port, "OUTCNPPKTCNT", 0);
+	fill(src, 3000, 9);
+	post(&q2, 0x1201, RTE_PMD_ERNIC_OP_WRITE, src, 3000, VA_RW + 128,
+	     ENT_RW << 8 | KEY_RW, 0);
+	/* the requester's frames reach r_ab; mark them before ringB reads */
+	for (i = 0; i < 1000 && marked < 3; i++) {
+		rte_pmd_ernic_poll(s0.port);
+		marked += mark_ce();
+	}
+	CU_ASSERT(marked >= 3);
+	CU_ASSERT(complete(&q2) == (0x1201u | RTE_PMD_ERNIC_OP_WRITE << 16));
+	CU_ASSERT(memcmp(s1.data + 128, src, 3000) == 0);
+	CU_ASSERT(wait_reg(s1.port, "INTSTS", 0, INT_CNP, INT_CNP));
+	CU_ASSERT(rte_pmd_ernic_reg_read(s1.port, CNPSCHDSTS1, &v) == 0 &&
+		  v == 1u << 3);
+	for (i = 0; i < 100000 && reg_r(s0.port, "INCNPPKTCNT", 0) == in0; i++)
+		poll_both();
+	CU_ASSERT(reg_r(s0.port, "INCNPPKTCNT", 0) > in0);
+	CU_ASSERT(reg_r(s1.port, "OUTCNPPKTCNT", 0) > out1);
+	/* write 1 to clear */
+	CU_ASSERT(rte_pmd_ernic_reg_write(s1.port, CNPSCHDSTS1, 1u << 3) == 0);
+	CU_ASSERT(rte_pmd_ernic_reg_read(s1.port, CNPSCHDSTS1, &v) == 0 &&
+		  v == 0);
+	reg_w(s1.port, "INTSTS", 0, INT_CNP);
+	CU_ASSERT((reg_r(s1.port, "INTSTS", 0) & INT_CNP) == 0);
+	/* by name: the bank is the index */
+	CU_ASSERT(rte_pmd_ernic_reg_by_name("CNPSCHDSTS", 1, &v) == 0 &&
+		  v == CNPSCHDSTS1);
+	CU_ASSERT(rte_pmd_ernic_reg_by_name("cnpschdsts", 64, &v) == 0 &&
+		  v == CNPSCHDSTS1 + 63 * 4);
+	CU_ASSERT(rte_pmd_ernic_reg_by_name("CNPSCHDSTS", 0, &v) == -EINVAL);
+	CU_ASSERT(rte_pmd_ernic_reg_by_name("CNPSCHDSTS", 65, &v) == -EINVAL);
+	{
+		uint32_t idx = 0;
+		const char *nm = rte_pmd_ernic_reg_name(CNPSCHDSTS1 + 4, &idx);
+
+		CU_ASSERT(nm != NULL && strcmp(nm, "CNPSCHDSTS") == 0 &&
+			  idx == 2);
+	}
+	/* the last bank answers, the one after it does not */
+	CU_ASSERT(rte_pmd_ernic_reg_read(s1.port, CNPSCHDSTS1 + 63 * 4,
+					 &v) == 0);
+	CU_ASSERT(rte_pmd_ernic_reg_read(s1.port, CNPSCHDSTS1 + 64 * 4,
+					 &v) == -EINVAL);
 }
 
 static void
@@ -1139,6 +1234,7 @@ static CU_TestInfo tests[] = {
 	{ "WRITE with immediate: RQ pointer", test_write_imm },
 	{ "SEND and SEND with immediate into RQ buffers", test_send },
 	{ "READ from PD table entry 0", test_read },
+	{ "ECN: CE -> CNP, CNPSCHDSTS, INTSTS[8]", test_ecn_cnp },
 	{ "SEND with invalidate", test_send_inv },
 	{ "step 9: fatal error recovery", test_fatal_recovery },
 	{ "illegal opcode, step 8: QP deletion", test_illegal_opcode_and_delete },

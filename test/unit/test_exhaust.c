@@ -6,9 +6,10 @@
  *   timeouts, every WR completes once (RETRY_EXC_ERR then WR_FLUSH_ERR),
  *   no timer, WQE or mbuf is left, reconnection with fresh PSNs works;
  * - RNR retry exhaustion after rnr_retry RNR waits, the same checks;
- * - receive CQ overrun at the responder: CQ_ERR, its QP to ERR, the
- *   requester ends in RETRY_EXC_ERR and nothing is reported delivered
- *   that the application never saw;
+ * - receive CQ overrun at the responder: CQ_ERR, its QP to ERR, one
+ *   Remote Operational Error NAK for the message whose completion was
+ *   lost, so the requester ends in REM_OP_ERR without a single timeout
+ *   and nothing is reported delivered that the application never saw;
  * - 64K QPs (the whole QPN space) created and destroyed in a loop: a clear
  *   ENOMEM past the last QPN, no memory left behind.
  */
@@ -342,11 +343,20 @@ test_recv_cq_overrun(void)
 	CU_ASSERT_FATAL(collect(e, 0, wc, t, 4) == 4);
 	for (ok = 0; ok < 4 && wc[ok].status == ROCE_WC_SUCCESS; ok++)
 		;
-	/* the two that fit were delivered; the third overran the CQ */
+	/*
+	 * the two that fit were delivered; the third overran the CQ: its
+	 * Remote Operational Error NAK acknowledged the two and failed it,
+	 * before any local ACK timeout
+	 */
 	CU_ASSERT(ok == 2);
-	CU_ASSERT(ok < 4 && wc[ok].status == ROCE_WC_RETRY_EXC_ERR);
+	CU_ASSERT(ok < 4 && wc[ok].status == ROCE_WC_REM_OP_ERR);
 	for (i = ok + 1; i < 4; i++)
 		CU_ASSERT(wc[i].status == ROCE_WC_WR_FLUSH_ERR);
+	CU_ASSERT(e->qp[0]->stats.timeouts == 0);
+	CU_ASSERT(e->qp[0]->stats.naks_rx == 1);
+	CU_ASSERT(e->qp[1]->stats.naks_tx == 1);
+	CU_ASSERT(e->l->ep[1].w->cnt[ROCE_WCNT_RESP_CQ_OVERFLOW] == 1);
+	CU_ASSERT(e->l->ep[1].w->cnt[ROCE_WCNT_RESP_REM_OP] == 1);
 	CU_ASSERT(qp_state(e->qp[1]) == ROCE_QPS_ERR);
 	while (roce_get_async_event(e->l->ep[1].dev, &ev) == 1)
 		if (ev.event_type == ROCE_EVENT_CQ_ERR && ev.element.cq == small)

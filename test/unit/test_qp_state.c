@@ -188,6 +188,8 @@ oracle(enum roce_qp_type t, int from, int to, uint32_t *req, uint32_t *opt)
 			*req |= M(MAX_DEST_RD_ATOMIC) | M(MIN_RNR_TIMER);
 		*opt = ud ? M(PKEY_INDEX) | M(QKEY) :
 			M(ALT_PATH) | M(ACCESS_FLAGS) | M(PKEY_INDEX);
+		if (rc)	/* softernic extension (roce_sr.h) */
+			*opt |= M(SELECTIVE_REPEAT);
 		return true;
 	}
 	if (from == ROCE_QPS_RTR && to == ROCE_QPS_RTS) {
@@ -199,7 +201,7 @@ oracle(enum roce_qp_type t, int from, int to, uint32_t *req, uint32_t *opt)
 		*opt |= ud ? M(QKEY) : M(ACCESS_FLAGS) | M(ALT_PATH) |
 			M(PATH_MIG_STATE);
 		if (rc)
-			*opt |= M(MIN_RNR_TIMER);
+			*opt |= M(MIN_RNR_TIMER) | M(SELECTIVE_REPEAT);
 		return true;
 	}
 	if (from == ROCE_QPS_RTS && to == ROCE_QPS_RTS) {

@@ -578,6 +578,10 @@ test_arp_nd(void)
 	CU_ASSERT_EQUAL(run(f, n), XDP_PASS);
 	n = nd_frame(f, 136, "2001:db8::2");
 	CU_ASSERT_EQUAL(run(f, n), XDP_PASS);
+	/* an NA to the kernel's address (answering its NS): the kernel's */
+	n = nd_frame(f, 136, "2001:db8::9");
+	inet_pton(AF_INET6, "2001:db8::2", f + 14 + 24);
+	CU_ASSERT_EQUAL(run(f, n), XDP_PASS);
 
 	/* ernic-only addresses: their ARP and ND go to net_ernic */
 	local_clear();
@@ -601,6 +605,12 @@ test_arp_nd(void)
 	n = nd_frame(f, 136, "2001:db8::2");
 	CU_ASSERT_EQUAL(run(f, n), XDP_REDIRECT);
 	n = nd_frame(f, 135, "2001:db8::9");
+	CU_ASSERT_EQUAL(run(f, n), XDP_PASS);
+	/* the NA answering net_ernic's NS: to its address, target the peer */
+	n = nd_frame(f, 136, "2001:db8::9");
+	inet_pton(AF_INET6, "2001:db8::2", f + 14 + 24);
+	CU_ASSERT_EQUAL(run(f, n), XDP_REDIRECT);
+	inet_pton(AF_INET6, "2001:db8::7", f + 14 + 24);	/* someone else's */
 	CU_ASSERT_EQUAL(run(f, n), XDP_PASS);
 	n = nd_frame(f, 133, "2001:db8::2");	/* router solicitation */
 	CU_ASSERT_EQUAL(run(f, n), XDP_PASS);

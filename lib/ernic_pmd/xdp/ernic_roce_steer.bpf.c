@@ -16,7 +16,8 @@
  * - destination address in "ernic_local" with ERNIC_XDP_F_ROCE, and the
  *   frame's VLAN as that entry asks.
  * Plus, for entries with ERNIC_XDP_F_NEIGH, ARP (Ethernet/IPv4) whose
- * target is the address and ICMPv6 NS/NA whose target is the address.
+ * target is the address, ICMPv6 NS/NA whose target is the address, and
+ * NAs sent to the address (the answers to its own solicitations).
  *
  * The redirect falls back to XDP_PASS when no socket is bound to the
  * receiving queue. Build: clang -target bpf -O2 -g (lib/ernic_pmd/meson.build).
@@ -196,6 +197,16 @@ ernic_roce_steer(struct xdp_md *ctx)
 			if (l4[0] != ND_NS && l4[0] != ND_NA)
 				return count(ERNIC_XDP_CNT_PASS_NOT_ROCE,
 					     XDP_PASS);
+			/* an NA to a unicast address: the solicitor's */
+			if (l4[0] == ND_NA && l3[24] != 0xff) {
+				const struct ernic_xdp_local *l;
+
+				addr_v6(&k, l3 + 24);
+				l = bpf_map_lookup_elem(&ernic_local, &k);
+				if (l != NULL && (l->flags & ERNIC_XDP_F_NEIGH))
+					return steer(ctx, &k, ERNIC_XDP_F_NEIGH,
+						     tagged, vid);
+			}
 			addr_v6(&k, l4 + 8);
 			return steer(ctx, &k, ERNIC_XDP_F_NEIGH, tagged, vid);
 		}

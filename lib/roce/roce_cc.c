@@ -1,0 +1,629 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Congestion control: ECN marking, the notification point (CNPs) and the
+ * DCQCN reaction point (Zhu et al., "Congestion Control for Large-Scale
+ * RDMA Deployments", SIGCOMM 2015), with the parameters of the mlx5
+ * implementation (doc/guides/congestion.rst).
+ *
+ * Reaction point of one QP (rates in kbit/s, alpha in Q20):
+ * - first CNP: the limiter engages at Rc = Rt = rate_to_set_on_first_cnp
+ *   (0: the max rate), alpha = initial_alpha_value;
+ * - CNP (at most one cut per rate_reduce_monitor_period):
+ *   Rt = Rc, Rc = Rc * (1 - alpha / 2^(gd - 10)), never below
+ *   Rc * min_dec_fac % nor min_rate; both increase stages restart;
+ * - alpha, once per dce_tcp_rtt: alpha = g * alpha + (1 - g) if a CNP
+ *   arrived in the period, else g * alpha, g = dce_tcp_g / 1024; applied
+ *   lazily at the next event for the periods elapsed;
+ * - increase events, every rp_time_reset (timer T) and every rp_byte_reset
+ *   bytes sent (byte counter BC): fast recovery while max(T, BC) <
+ *   threshold (Rc = (Rt + Rc) / 2), hyper increase when min(T, BC) >
+ *   threshold (Rt += (min - threshold) * hai_rate), additive otherwise
+ *   (Rt += ai_rate), then Rc = (Rt + Rc) / 2; at the max rate the limiter
+ *   is released.
+ * Pacing: a token bucket of ROCE_CC_BURST_BYTES checked by the requester's
+ * send gate with the TSC of the poll; when empty, one timer wakes the QP
+ * when the tokens are back (never a timer per packet).
+ */
+#include <errno.h>
+#include <string.h>
+
+#include <rte_byteorder.h>
+#include <rte_cycles.h>
+#include <rte_mbuf.h>
+
+#include "roce_build.h"
+#include "roce_cc.h"
+#include "roce_cc_priv.h"
+#include "roce_engine.h"
+#include "roce_icrc.h"
+#include "roce_opcode.h"
+#include "roce_parse.h"
+#include "roce_priv.h"
+#include "roce_qp.h"
+#include "roce_worker.h"
+
+/* ------------------------------------------------------------------ */
+/* Parameters                                                         */
+/* ------------------------------------------------------------------ */
+
+static const struct roce_cc_param_desc cc_params[ROCE_CC_PARAM_MAX] = {
+	[ROCE_CC_ECN_ENABLE] = { "ecn_enable", "", 1, 0, 1,
+		"send RoCEv2 packets ECN-capable, ECT(0)" },
+	[ROCE_CC_NP_ENABLE] = { "np_enable", "", 1, 0, 1,
+		"notification point: send CNPs for CE-marked packets" },
+	[ROCE_CC_RP_ENABLE] = { "rp_enable", "", 1, 0, 1,
+		"reaction point: DCQCN rate limiting on CNPs" },
+	[ROCE_CC_NP_MIN_TIME_BETWEEN_CNPS] = { "np_min_time_between_cnps",
+		"us", 4, 0, 1000000, "least time between two CNPs of a QP" },
+	[ROCE_CC_NP_CNP_DSCP] = { "np_cnp_dscp", "", 48, 0, 63,
+		"DSCP of the CNPs sent" },
+	[ROCE_CC_NP_CNP_PRIO] = { "np_cnp_prio", "", 6, 0, 7,
+		"802.1Q priority of the CNPs sent (VLAN-tagged port)" },
+	[ROCE_CC_RP_TIME_RESET] = { "rp_time_reset", "us", 300, 1, 10000000,
+		"time between rate increase events (timer T)" },
+	[ROCE_CC_RP_BYTE_RESET] = { "rp_byte_reset", "bytes", 32767, 0,
+		UINT32_MAX, "bytes sent between rate increase events (BC), 0: off" },
+	[ROCE_CC_RP_THRESHOLD] = { "rp_threshold", "", 5, 1, 31,
+		"increase events of fast recovery (F)" },
+	[ROCE_CC_RP_AI_RATE] = { "rp_ai_rate", "Mbit/s", 5, 1, 400000,
+		"additive increase step of the target rate" },
+	[ROCE_CC_RP_HAI_RATE] = { "rp_hai_rate", "Mbit/s", 50, 1, 400000,
+		"hyper increase step of the target rate" },
+	[ROCE_CC_RP_MIN_DEC_FAC] = { "rp_min_dec_fac", "%", 50, 1, 100,
+		"a cut keeps at least this share of the current rate" },
+	[ROCE_CC_RP_MIN_RATE] = { "rp_min_rate", "Mbit/s", 1, 1, 400000,
+		"lowest rate of a limited QP" },
+	[ROCE_CC_RP_MAX_RATE] = { "rp_max_rate", "Mbit/s", 0, 0, 400000,
+		"highest rate; the limiter is released there (0: line_rate)" },
+	[ROCE_CC_RP_RATE_TO_SET_ON_FIRST_CNP] = {
+		"rp_rate_to_set_on_first_cnp", "Mbit/s", 0, 0, 400000,
+		"rate set at the first CNP (0: the max rate, then cut)" },
+	[ROCE_CC_RP_DCE_TCP_G] = { "rp_dce_tcp_g", "1/1024", 1019, 0, 1023,
+		"alpha kept per period: g = value / 1024" },
+	[ROCE_CC_RP_DCE_TCP_RTT] = { "rp_dce_tcp_rtt", "us", 1, 1, 131071,
+		"alpha update period" },
+	[ROCE_CC_RP_INITIAL_ALPHA_VALUE] = { "rp_initial_alpha_value",
+		"1/1024", 1023, 0, 1023, "alpha at the first CNP" },
+	[ROCE_CC_RP_GD] = { "rp_gd", "", 11, 10, 20,
+		"cut = rate * alpha_1024 / 2^gd (11: rate * alpha / 2)" },
+	[ROCE_CC_RP_RATE_REDUCE_MONITOR_PERIOD] = {
+		"rp_rate_reduce_monitor_period", "us", 4, 0, 1000000,
+		"least time between two rate cuts" },
+	[ROCE_CC_LINE_RATE] = { "line_rate", "Mbit/s", 100000, 1, 400000,
+		"the port's rate: what rp_max_rate 0 stands for" },
+};
+
+static const struct {
+	const char *alias;
+	enum roce_cc_param id;
+} cc_aliases[] = {
+	{ "rp_alpha_update_period", ROCE_CC_RP_DCE_TCP_RTT },
+	{ "dce_tcp_rtt", ROCE_CC_RP_DCE_TCP_RTT },
+	{ "dce_tcp_g", ROCE_CC_RP_DCE_TCP_G },
+	{ "initial_alpha_value", ROCE_CC_RP_INITIAL_ALPHA_VALUE },
+	{ "min_time_between_cnps", ROCE_CC_NP_MIN_TIME_BETWEEN_CNPS },
+	{ "cnp_dscp", ROCE_CC_NP_CNP_DSCP },
+	{ "cnp_802p_prio", ROCE_CC_NP_CNP_PRIO },
+	{ "rate_to_set_on_first_cnp", ROCE_CC_RP_RATE_TO_SET_ON_FIRST_CNP },
+	{ "rate_reduce_monitor_period", ROCE_CC_RP_RATE_REDUCE_MONITOR_PERIOD },
+	{ "rpg_time_reset", ROCE_CC_RP_TIME_RESET },
+	{ "rpg_byte_reset", ROCE_CC_RP_BYTE_RESET },
+	{ "rpg_threshold", ROCE_CC_RP_THRESHOLD },
+	{ "rpg_ai_rate", ROCE_CC_RP_AI_RATE },
+	{ "rpg_hai_rate", ROCE_CC_RP_HAI_RATE },
+	{ "rpg_min_dec_fac", ROCE_CC_RP_MIN_DEC_FAC },
+	{ "rpg_min_rate", ROCE_CC_RP_MIN_RATE },
+	{ "rpg_max_rate", ROCE_CC_RP_MAX_RATE },
+	{ "rpg_gd", ROCE_CC_RP_GD },
+};
+
+const struct roce_cc_param_desc *
+roce_cc_param_info(unsigned int id)
+{
+	return id < ROCE_CC_PARAM_MAX ? &cc_params[id] : NULL;
+}
+
+int
+roce_cc_param_by_name(const char *name)
+{
+	unsigned int i;
+
+	if (name == NULL)
+		return -EINVAL;
+	for (i = 0; i < ROCE_CC_PARAM_MAX; i++) {
+		const char *n = cc_params[i].name;
+
+		if (strcmp(name, n) == 0)
+			return (int)i;
+		/* mlx5 names have no rp_/np_ prefix */
+		if ((strncmp(n, "rp_", 3) == 0 || strncmp(n, "np_", 3) == 0) &&
+		    strcmp(name, n + 3) == 0)
+			return (int)i;
+	}
+	for (i = 0; i < RTE_DIM(cc_aliases); i++)
+		if (strcmp(name, cc_aliases[i].alias) == 0)
+			return (int)cc_aliases[i].id;
+	return -ENOENT;
+}
+
+void
+roce_cc_defaults(uint32_t *v)
+{
+	unsigned int i;
+
+	for (i = 0; i < ROCE_CC_PARAM_MAX; i++)
+		v[i] = cc_params[i].def;
+}
+
+int
+roce_cc_set(struct roce_device *dev, unsigned int id, uint32_t value)
+{
+	if (dev == NULL || id >= ROCE_CC_PARAM_MAX)
+		return -EINVAL;
+	if (value < cc_params[id].min || value > cc_params[id].max)
+		return -ERANGE;
+	/* one word per parameter: workers read it with relaxed loads */
+	__atomic_store_n(&dev->cc[id], value, __ATOMIC_RELAXED);
+	return 0;
+}
+
+int
+roce_cc_get(const struct roce_device *dev, unsigned int id, uint32_t *value)
+{
+	if (dev == NULL || id >= ROCE_CC_PARAM_MAX || value == NULL)
+		return -EINVAL;
+	*value = __atomic_load_n(&dev->cc[id], __ATOMIC_RELAXED);
+	return 0;
+}
+
+static inline uint32_t
+cc_param(const struct roce_device *dev, enum roce_cc_param id)
+{
+	return __atomic_load_n(&dev->cc[id], __ATOMIC_RELAXED);
+}
+
+static inline uint64_t
+cc_us_tsc(const struct roce_device *dev, enum roce_cc_param id)
+{
+	return roce_ns_to_tsc((uint64_t)cc_param(dev, id) * 1000);
+}
+
+uint8_t
+roce_cc_tos(const struct roce_device *dev, uint8_t tc)
+{
+	/* an explicit ECN codepoint of the address vector is kept */
+	if ((tc & 3) == ROCE_ECN_NOT_ECT &&
+	    cc_param(dev, ROCE_CC_ECN_ENABLE) != 0)
+		return (uint8_t)(tc | ROCE_ECN_ECT0);
+	return tc;
+}
+
+/* ------------------------------------------------------------------ */
+/* Rate limiter                                                       */
+/* ------------------------------------------------------------------ */
+
+static uint32_t
+cc_max_kbps(const struct roce_device *dev)
+{
+	uint32_t m = cc_param(dev, ROCE_CC_RP_MAX_RATE);
+
+	if (m == 0)
+		m = cc_param(dev, ROCE_CC_LINE_RATE);
+	return m * 1000;
+}
+
+/* Rate in bytes per TSC cycle << 32 (kbit/s * 125 = bytes/s). */
+static void
+cc_set_rate(struct roce_qp *qp, uint32_t kbps)
+{
+	struct roce_cc_qp *cc = &qp->cc;
+	uint64_t hz = rte_get_tsc_hz();
+
+	cc->rc_kbps = kbps;
+	cc->rate_q32 = (((uint64_t)kbps * 125 << 20) / hz) << 12;
+	if (cc->rate_q32 == 0)
+		cc->rate_q32 = 1;
+	cc->fill_cycles = ((uint64_t)ROCE_CC_BURST_BYTES << 32) / cc->rate_q32 +
+		1;
+	qp->stats.cc_rate_mbps = kbps / 1000;
+}
+
+static void cc_inc_expired(struct roce_timer *t, uint64_t now);
+static void cc_pace_expired(struct roce_timer *t, uint64_t now);
+
+static void
+cc_release(struct roce_qp *qp)
+{
+	struct roce_cc_qp *cc = &qp->cc;
+	struct roce_timers *ts = roce_worker_timers(qp->w);
+
+	cc->active = false;
+	roce_timer_cancel(ts, &cc->inc);
+	/* a requester waiting for tokens goes at once */
+	if (roce_timer_armed(&cc->pace)) {
+		roce_timer_cancel(ts, &cc->pace);
+		roce_worker_doorbell(qp->w, qp);
+	}
+	qp->stats.cc_rate_mbps = 0;
+}
+
+void
+roce_cc_stop(struct roce_qp *qp)
+{
+	struct roce_timers *ts;
+
+	if (qp->w == NULL)
+		return;
+	ts = roce_worker_timers(qp->w);
+	roce_timer_cancel(ts, &qp->cc.inc);
+	roce_timer_cancel(ts, &qp->cc.pace);
+	qp->cc.active = false;
+}
+
+void
+roce_cc_reset(struct roce_qp *qp)
+{
+	struct roce_cc_qp *cc = &qp->cc;
+
+	roce_cc_stop(qp);
+	memset(cc, 0, sizeof(*cc));
+	roce_timer_init(&cc->inc, cc_inc_expired, qp);
+	roce_timer_init(&cc->pace, cc_pace_expired, qp);
+	qp->stats.cc_rate_mbps = 0;
+}
+
+/* Timer arming failures (heap full) are counted; the QP still works. */
+static void
+cc_arm(struct roce_qp *qp, struct roce_timer *t, uint64_t expire)
+{
+	if (roce_timer_arm(roce_worker_timers(qp->w), t, expire) != 0)
+		qp->stats.timer_fails++;
+}
+
+/* Apply the alpha periods elapsed up to @p now. */
+static void
+cc_alpha_update(struct roce_qp *qp, uint64_t now)
+{
+	struct roce_cc_qp *cc = &qp->cc;
+	const struct roce_device *dev = qp->dev;
+	uint64_t period = cc_us_tsc(dev, ROCE_CC_RP_DCE_TCP_RTT);
+	uint64_t g = cc_param(dev, ROCE_CC_RP_DCE_TCP_G);
+	uint64_t a = cc->alpha, n;
+
+	if (period == 0)
+		period = 1;
+	if (now < cc->alpha_ts + period)
+		return;
+	n = (now - cc->alpha_ts) / period;
+	cc->alpha_ts += n * period;
+	if (cc->cnp_in_period) {
+		/* the period that saw a CNP: alpha = g * alpha + (1 - g) */
+		a = (a * g + ((1024 - g) << ROCE_CC_ALPHA_SHIFT)) >> 10;
+		cc->cnp_in_period = false;
+		n--;
+	}
+	/* quiet periods: alpha = g * alpha; (1019/1024)^4096 < 2^-28 */
+	if (n >= 4096)
+		a = 0;
+	for (; n > 0 && a != 0; n--)
+		a = (a * g) >> 10;
+	cc->alpha = (uint32_t)RTE_MIN(a, (uint64_t)1 << ROCE_CC_ALPHA_SHIFT);
+}
+
+/* Engage the limiter at the first CNP. */
+static void
+cc_activate(struct roce_qp *qp, uint64_t now)
+{
+	struct roce_cc_qp *cc = &qp->cc;
+	const struct roce_device *dev = qp->dev;
+	uint32_t first = cc_param(dev, ROCE_CC_RP_RATE_TO_SET_ON_FIRST_CNP);
+
+	cc->max_kbps = cc_max_kbps(dev);
+	cc->rt_kbps = first != 0 ? RTE_MIN(first * 1000, cc->max_kbps) :
+		cc->max_kbps;
+	cc_set_rate(qp, cc->rt_kbps);
+	cc->alpha = cc_param(dev, ROCE_CC_RP_INITIAL_ALPHA_VALUE) <<
+		(ROCE_CC_ALPHA_SHIFT - 10);
+	cc->alpha_ts = now;
+	cc->cnp_in_period = false;
+	cc->cut_done = false;
+	cc->tokens = (int64_t)ROCE_CC_BURST_BYTES << 16;
+	cc->tok_ts = now;
+	cc->active = true;
+}
+
+/* Reaction to one congestion notification (CNP, CE on a READ response). */
+static void
+cc_react(struct roce_qp *qp, uint64_t now)
+{
+	struct roce_cc_qp *cc = &qp->cc;
+	const struct roce_device *dev = qp->dev;
+	uint64_t rc, cut, floor;
+	uint32_t gd, min_kbps;
+
+	if (cc_param(dev, ROCE_CC_RP_ENABLE) == 0)
+		return;
+	if (!cc->active)
+		cc_activate(qp, now);
+	else
+		cc_alpha_update(qp, now);
+	cc->cnp_in_period = true;
+	if (cc->cut_done && now - cc->last_cut <
+	    cc_us_tsc(dev, ROCE_CC_RP_RATE_REDUCE_MONITOR_PERIOD))
+		return;	/* one cut per monitor period */
+	rc = cc->rc_kbps;
+	gd = cc_param(dev, ROCE_CC_RP_GD);
+	/* alpha is Q20: rc * alpha_1024 / 2^gd == rc * alpha >> (gd + 10) */
+	cut = (rc * cc->alpha) >> (gd + 10);
+	floor = rc * cc_param(dev, ROCE_CC_RP_MIN_DEC_FAC) / 100;
+	min_kbps = cc_param(dev, ROCE_CC_RP_MIN_RATE) * 1000;
+	cc->rt_kbps = (uint32_t)rc;
+	min_kbps = RTE_MIN(min_kbps, cc->max_kbps);
+	rc = RTE_MAX(rc - cut, floor);
+	rc = RTE_MAX(rc, (uint64_t)min_kbps);
+	cc_set_rate(qp, (uint32_t)rc);
+	cc->last_cut = now;
+	cc->cut_done = true;
+	cc->t_stage = 0;
+	cc->bc_stage = 0;
+	cc->bytes = 0;
+	qp->stats.cc_cuts++;
+	cc_arm(qp, &cc->inc, now + cc_us_tsc(dev, ROCE_CC_RP_TIME_RESET));
+	ROCE_LOG(DEBUG, req, "qp %u: cnp: rate %u kbit/s target %u alpha %u",
+		 qp->qpn, cc->rc_kbps, cc->rt_kbps,
+		 cc->alpha >> (ROCE_CC_ALPHA_SHIFT - 10));
+}
+
+/* One increase event (timer or byte counter). */
+static void
+cc_increase(struct roce_qp *qp, uint64_t now)
+{
+	struct roce_cc_qp *cc = &qp->cc;
+	const struct roce_device *dev = qp->dev;
+	uint32_t f = cc_param(dev, ROCE_CC_RP_THRESHOLD);
+	uint32_t hi = RTE_MAX(cc->t_stage, cc->bc_stage);
+	uint32_t lo = RTE_MIN(cc->t_stage, cc->bc_stage);
+	uint64_t rt = cc->rt_kbps;
+
+	cc_alpha_update(qp, now);
+	if (hi < f)
+		;	/* fast recovery: toward the target only */
+	else if (lo > f)
+		rt += (uint64_t)(lo - f) * cc_param(dev, ROCE_CC_RP_HAI_RATE) *
+			1000;
+	else
+		rt += (uint64_t)cc_param(dev, ROCE_CC_RP_AI_RATE) * 1000;
+	rt = RTE_MIN(rt, (uint64_t)cc->max_kbps);
+	cc->rt_kbps = (uint32_t)rt;
+	qp->stats.cc_incs++;
+	/* the limiter goes once the rate is back to the max (mlx5 too) */
+	if ((rt + cc->rc_kbps + 1) / 2 >= cc->max_kbps) {
+		cc_release(qp);
+		return;
+	}
+	cc_set_rate(qp, (uint32_t)((rt + cc->rc_kbps + 1) / 2));
+}
+
+static void
+cc_inc_expired(struct roce_timer *t, uint64_t now)
+{
+	struct roce_qp *qp = t->arg;
+	struct roce_cc_qp *cc = &qp->cc;
+	uint8_t state = __atomic_load_n(&qp->state, __ATOMIC_ACQUIRE);
+
+	if (!cc->active)
+		return;
+	if (state != ROCE_QPS_RTS && state != ROCE_QPS_SQD) {
+		cc_release(qp);
+		return;
+	}
+	cc->t_stage++;
+	cc_increase(qp, now);
+	if (cc->active)
+		cc_arm(qp, &cc->inc,
+		       now + cc_us_tsc(qp->dev, ROCE_CC_RP_TIME_RESET));
+}
+
+static void
+cc_pace_expired(struct roce_timer *t, uint64_t now)
+{
+	struct roce_qp *qp = t->arg;
+
+	RTE_SET_USED(now);
+	roce_worker_doorbell(qp->w, qp);
+}
+
+/* Refill the bucket up to @p now. */
+static inline void
+cc_refill(struct roce_cc_qp *cc, uint64_t now)
+{
+	/* from the deepest debt to a full bucket: MAX_CHARGE / BURST + 1 fills */
+	const uint64_t span = ROCE_CC_MAX_CHARGE / ROCE_CC_BURST_BYTES + 1;
+	const int64_t full = (int64_t)ROCE_CC_BURST_BYTES << 16;
+	uint64_t dt;
+
+	if (now <= cc->tok_ts)
+		return;
+	dt = now - cc->tok_ts;
+	cc->tok_ts = now;
+	if (dt >= cc->fill_cycles * span) {
+		cc->tokens = full;
+		return;
+	}
+	/* dt * rate_q32 < span * (BURST << 32) + rate_q32 < 2^58 */
+	cc->tokens += (int64_t)((dt * cc->rate_q32) >> 16);
+	if (cc->tokens > full)
+		cc->tokens = full;
+}
+
+bool
+roce_cc_pace_check(struct roce_qp *qp, uint64_t now)
+{
+	struct roce_cc_qp *cc = &qp->cc;
+	uint64_t debt, wait;
+
+	cc_refill(cc, now);
+	if (cc->tokens >= 0)
+		return true;
+	/* wake when the debt is paid: debt bytes / (bytes per cycle) */
+	debt = ((uint64_t)-cc->tokens >> 16) + 1;
+	wait = (debt << 32) / cc->rate_q32 + 1;
+	if (!roce_timer_armed(&cc->pace))
+		cc_arm(qp, &cc->pace, now + wait);
+	qp->stats.cc_pace_stalls++;
+	return false;
+}
+
+void
+roce_cc_charge_bytes(struct roce_qp *qp, uint32_t bytes, uint64_t now)
+{
+	struct roce_cc_qp *cc = &qp->cc;
+	uint32_t reset = cc_param(qp->dev, ROCE_CC_RP_BYTE_RESET);
+	int64_t floor = -((int64_t)ROCE_CC_MAX_CHARGE << 16);
+
+	bytes = RTE_MIN(bytes, ROCE_CC_MAX_CHARGE);
+	cc_refill(cc, now);
+	cc->tokens -= (int64_t)bytes << 16;
+	if (cc->tokens < floor)
+		cc->tokens = floor;
+	if (reset == 0)
+		return;
+	cc->bytes += bytes;
+	if (cc->bytes >= reset) {
+		cc->bytes = 0;
+		cc->bc_stage++;
+		cc_increase(qp, now);
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* Notification point                                                 */
+/* ------------------------------------------------------------------ */
+
+/* Send a CNP to @p qp's peer QP (RC/UC: the connected path). */
+static int
+cc_send_cnp(struct roce_qp *qp)
+{
+	const struct roce_device *dev = qp->dev;
+	struct roce_hdr_fields f = qp->path;
+	struct rte_mbuf *m;
+	int ret;
+
+	f.tos = (uint8_t)(cc_param(dev, ROCE_CC_NP_CNP_DSCP) << 2 |
+			  ROCE_ECN_NOT_ECT);
+	if (f.vlan)
+		f.vlan_tci = roce_vlan_tci(cc_param(dev, ROCE_CC_NP_CNP_PRIO),
+					   roce_vlan_dei(f.vlan_tci),
+					   roce_vlan_vid(f.vlan_tci));
+	f.opcode = ROCE_OP_CNP;
+	f.se = false;
+	f.mig = false;
+	f.fecn = false;
+	f.becn = true;		/* annex A17.9.2 */
+	f.ackreq = false;
+	f.dqpn = qp->attr.dest_qp_num;
+	f.psn = 0;
+	m = rte_pktmbuf_alloc(dev->cfg.hdr_pool);
+	if (m == NULL)
+		return -ENOMEM;
+	ret = roce_build_mbuf(m, &f);
+	if (ret == 0)
+		ret = roce_icrc_fill_mbuf(m, m->l2_len);
+	if (ret != 0) {
+		rte_pktmbuf_free(m);
+		return ret;
+	}
+	roce_worker_tx(qp->w, m);
+	return 0;
+}
+
+static bool
+cc_is_read_response(uint8_t opcode)
+{
+	return opcode >= ROCE_OP_RC_RDMA_READ_RESPONSE_FIRST &&
+	       opcode <= ROCE_OP_RC_RDMA_READ_RESPONSE_ONLY;
+}
+
+void
+roce_cc_ce_rx(struct roce_qp *qp, const struct roce_pkt *pkt, uint64_t now)
+{
+	struct roce_cc_qp *cc = &qp->cc;
+	const struct roce_device *dev = qp->dev;
+
+	qp->stats.ce_rx++;
+	qp->w->cnt[ROCE_WCNT_RX_CE]++;
+	/* READ responses: our own requests caused them, pace those */
+	if (cc_is_read_response(pkt->opcode))
+		cc_react(qp, now);
+	/* UD has no connected peer to notify (not modelled) */
+	if (qp->type == ROCE_QPT_UD || qp->hdr_len == 0 ||
+	    cc_param(dev, ROCE_CC_NP_ENABLE) == 0)
+		return;
+	if (cc->cnp_sent && now - cc->last_cnp <
+	    cc_us_tsc(dev, ROCE_CC_NP_MIN_TIME_BETWEEN_CNPS)) {
+		qp->w->cnt[ROCE_WCNT_CNP_COALESCED]++;
+		return;
+	}
+	if (cc_send_cnp(qp) != 0) {
+		qp->stats.tx_no_mbuf++;
+		return;
+	}
+	cc->cnp_sent = true;
+	cc->last_cnp = now;
+	qp->stats.cnp_tx++;
+	qp->w->cnt[ROCE_WCNT_TX_CNP]++;
+}
+
+bool
+roce_cc_cnp_rx(struct roce_worker *w, const struct roce_pkt *pkt,
+	       uint64_t now)
+{
+	const struct roce_device *dev = w->dev;
+	uint32_t dqpn = roce_bth_dqpn(roce_pkt_bth(pkt));
+	struct roce_qp *qp;
+	uint8_t state;
+
+	qp = dqpn > 1 && dqpn <= dev->qpn_mask ?
+		__atomic_load_n(&dev->qp_table[dqpn], __ATOMIC_ACQUIRE) : NULL;
+	if (qp == NULL || qp->qpn != dqpn || qp->w != w ||
+	    (qp->type != ROCE_QPT_RC && qp->type != ROCE_QPT_UC) ||
+	    memcmp(pkt->sgid, qp->path.dgid, sizeof(pkt->sgid)) != 0) {
+		w->cnt[ROCE_WCNT_RX_CNP_IGNORED]++;
+		return false;
+	}
+	state = __atomic_load_n(&qp->state, __ATOMIC_ACQUIRE);
+	if (state != ROCE_QPS_RTS && state != ROCE_QPS_SQD) {
+		w->cnt[ROCE_WCNT_RX_CNP_IGNORED]++;
+		return false;
+	}
+	qp->stats.cnp_rx++;
+	cc_react(qp, now);
+	return true;
+}
+
+int
+roce_qp_cc_query(const struct roce_qp *qp, struct roce_qp_cc_info *info)
+{
+	const struct roce_cc_qp *cc;
+
+	if (qp == NULL || info == NULL)
+		return -EINVAL;
+	cc = &qp->cc;
+	memset(info, 0, sizeof(*info));
+	info->limited = __atomic_load_n(&cc->active, __ATOMIC_RELAXED);
+	if (info->limited) {
+		info->rate_mbps = cc->rc_kbps / 1000;
+		info->target_mbps = cc->rt_kbps / 1000;
+	} else {
+		info->rate_mbps = cc_max_kbps(qp->dev) / 1000;
+		info->target_mbps = info->rate_mbps;
+	}
+	info->alpha = cc->alpha >> (ROCE_CC_ALPHA_SHIFT - 10);
+	info->ce_rx = qp->stats.ce_rx;
+	info->cnp_tx = qp->stats.cnp_tx;
+	info->cnp_rx = qp->stats.cnp_rx;
+	info->rate_cuts = qp->stats.cc_cuts;
+	info->rate_incs = qp->stats.cc_incs;
+	info->pace_stalls = qp->stats.cc_pace_stalls;
+	return 0;
+}

@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#ifndef ROCE_CC_PRIV_H
+#define ROCE_CC_PRIV_H
+
+/*
+ * Congestion control inside libroce (not installed): the per-QP DCQCN
+ * state and the hooks the worker and the requester call (roce_cc.c,
+ * doc/guides/congestion.rst).
+ *
+ * - RX (roce_worker.c): a CE-marked packet accepted by a QP goes to
+ *   roce_cc_ce_rx() (notification point: a CNP to the peer QP, at most one
+ *   per np_min_time_between_cnps); a CNP goes to roce_cc_cnp_rx()
+ *   (reaction point: rate cut).
+ * - TX (roce_req.c): the send gate asks roce_cc_pace_ok() before each
+ *   packet and roce_cc_charge() counts what left (a READ request is charged
+ *   with the response bytes it asks for). A QP that is not rate limited
+ *   pays one predictable branch.
+ * - Timers (worker heap): the rate increase timer (rp_time_reset) and the
+ *   pacing wake-up, both only while the limiter is engaged; alpha decays
+ *   lazily (the periods elapsed are applied at the next event).
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "roce_cc.h"
+#include "roce_timer.h"
+
+struct roce_qp;
+struct roce_worker;
+struct roce_pkt;
+
+/** Token bucket depth of a limited QP, in bytes. */
+#define ROCE_CC_BURST_BYTES 16384u
+/** Largest charge of one packet or READ request, in bytes. */
+#define ROCE_CC_MAX_CHARGE (16u << 20)
+/** Fixed point of alpha: 1.0 == 1 << ROCE_CC_ALPHA_SHIFT. */
+#define ROCE_CC_ALPHA_SHIFT 20
+
+/** Per-QP congestion control state; worker-owned. */
+struct roce_cc_qp {
+	bool active;		/**< rate limiter engaged */
+	bool cnp_in_period;	/**< a CNP arrived in the current alpha period */
+	bool cut_done;		/**< at least one cut since activation */
+	uint32_t rc_kbps;	/**< current rate */
+	uint32_t rt_kbps;	/**< target rate */
+	uint32_t max_kbps;	/**< ceiling while active */
+	uint32_t alpha;		/**< Q20 */
+	uint32_t t_stage;	/**< timer increase events since the last cut */
+	uint32_t bc_stage;	/**< byte increase events since the last cut */
+	uint64_t bytes;		/**< bytes sent toward the next byte event */
+	uint64_t alpha_ts;	/**< TSC: start of the current alpha period */
+	uint64_t last_cut;	/**< TSC of the last cut */
+	/* pacing: token bucket in bytes << 16, rate in bytes/cycle << 32 */
+	int64_t tokens;
+	uint64_t tok_ts;
+	uint64_t rate_q32;
+	uint64_t fill_cycles;	/**< cycles that fill an empty bucket */
+	struct roce_timer pace;	/**< wake the requester when tokens are back */
+	struct roce_timer inc;	/**< rate increase timer (rp_time_reset) */
+	/* notification point */
+	uint64_t last_cnp;	/**< TSC of the last CNP sent */
+	bool cnp_sent;		/**< last_cnp is valid */
+	/* counters are in struct roce_qp_stats (ce_rx, cnp_tx, cc_*) */
+};
+
+/** Device parameter defaults into @p v (ROCE_CC_PARAM_MAX values). */
+void roce_cc_defaults(uint32_t *v);
+
+/** The IP TOS / traffic class to send for @p tc on @p dev (ECT when enabled). */
+uint8_t roce_cc_tos(const struct roce_device *dev, uint8_t tc);
+
+/** Reset @p qp's state (RESET->INIT, the move to RESET); worker only. */
+void roce_cc_reset(struct roce_qp *qp);
+
+/** Cancel @p qp's timers (destroy); worker only. */
+void roce_cc_stop(struct roce_qp *qp);
+
+/**
+ * Notification point: @p pkt, accepted by @p qp, carries CE. Counts it
+ * and sends a CNP to the peer QP unless one left less than
+ * np_min_time_between_cnps ago. A CE-marked READ response also counts as
+ * a CNP for @p qp's own reaction point (READ requests are paced by the
+ * response bytes they cause). Worker only.
+ */
+void roce_cc_ce_rx(struct roce_qp *qp, const struct roce_pkt *pkt,
+		   uint64_t now);
+
+/**
+ * Reaction point: a CNP arrived on @p w. Finds its QP (BTH destination),
+ * checks it is @p w's, connected, in RTS/SQD and the CNP comes from its
+ * peer, and applies the DCQCN cut. Returns true when a QP took it.
+ */
+bool roce_cc_cnp_rx(struct roce_worker *w, const struct roce_pkt *pkt,
+		    uint64_t now);
+
+/** Requester, out of line part of roce_cc_pace_ok(). */
+bool roce_cc_pace_check(struct roce_qp *qp, uint64_t now);
+
+/** Requester, out of line part of roce_cc_charge(). */
+void roce_cc_charge_bytes(struct roce_qp *qp, uint32_t bytes, uint64_t now);
+
+/**
+ * Requester send gate: true when @p qp (whose state is @p cc) may send
+ * now. A limited QP without tokens arms its pacing timer (which rings the
+ * doorbell) and returns false.
+ */
+static inline bool
+roce_cc_pace_ok(struct roce_qp *qp, const struct roce_cc_qp *cc, uint64_t now)
+{
+	if (__builtin_expect(!cc->active, 1))
+		return true;
+	return roce_cc_pace_check(qp, now);
+}
+
+/** Requester: @p bytes left for @p qp (frame bytes; READ: response bytes). */
+static inline void
+roce_cc_charge(struct roce_qp *qp, const struct roce_cc_qp *cc, uint32_t bytes,
+	       uint64_t now)
+{
+	if (__builtin_expect(cc->active, 0))
+		roce_cc_charge_bytes(qp, bytes, now);
+}
+
+#endif /* ROCE_CC_PRIV_H */

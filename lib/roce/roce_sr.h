@@ -1,0 +1,212 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#ifndef ROCE_SR_H
+#define ROCE_SR_H
+
+/**
+ * @file
+ * Selective repeat for RC (internal; IRN-style, Mittal et al., SIGCOMM
+ * 2018), a softernic extension used only between two softernic ends that
+ * negotiated it (roce_qp_attr::selective_repeat, doc/guides/
+ * selective-repeat.rst):
+ *
+ * - every RC WRITE packet carries an SR extension (ROCE_SRX_REQ_LEN
+ *   bytes: the target address of its own payload and the R_Key), so the
+ *   responder can place a WRITE packet that arrives ahead of the expected
+ *   PSN, within ROCE_SR_WINDOW PSNs; it then NAKs the gap (PSN sequence
+ *   error at the expected PSN) with a SACK extension (ROCE_SRX_SACK_LEN
+ *   bytes: a base PSN and a 256-bit bitmap of the PSNs it holds). SEND,
+ *   WRITE with immediate, READ and atomic requests stay in order: ahead
+ *   of the expected PSN they are dropped (and not SACKed);
+ * - the requester keeps the SACKed PSNs and, in a retransmission round,
+ *   resends only the PSNs that are not SACKed; after a NAK it resends only
+ *   up to the highest SACKed PSN (the rest is still in flight), after a
+ *   timeout everything not SACKed;
+ * - the completer places READ response packets that arrive ahead of
+ *   comp.psn at their offset and asks again only for the gap.
+ * Acknowledgements, MSNs and completions stay cumulative and in order.
+ *
+ * The extension is flagged by ROCE_BTH_APSN_SRX in the BTH and described
+ * by roce_opcode_srx_table (roce_opcode.h); a QP without selective repeat
+ * drops such packets.
+ *
+ * PSN maps are rings of ROCE_SR_WINDOW bits indexed by PSN modulo the
+ * window (2^24 is a multiple of it, so the index survives the PSN wrap)
+ * covering [base, base + ROCE_SR_WINDOW).
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "roce_opcode.h"
+#include "roce_parse.h"
+
+struct roce_qp;
+struct rte_mbuf;
+
+enum {
+	/** PSNs a map covers: the reorder window of both ends. */
+	ROCE_SR_WINDOW = 256,
+	ROCE_SR_WORDS = ROCE_SR_WINDOW / 64,
+};
+
+/** A window of PSNs, one bit each. */
+struct roce_sr_map {
+	uint64_t bits[ROCE_SR_WORDS];	/**< bit psn % ROCE_SR_WINDOW */
+	uint32_t base;			/**< first PSN of the window */
+	uint32_t count;			/**< bits set */
+};
+
+/** Empty map whose window starts at @p base. */
+void roce_sr_map_reset(struct roce_sr_map *m, uint32_t base);
+
+/** True when @p psn lies in the window and its bit is set. */
+bool roce_sr_map_test(const struct roce_sr_map *m, uint32_t psn);
+
+/**
+ * Set the bit of @p psn.
+ * @return 1 newly set, 0 already set, -ERANGE outside the window
+ */
+int roce_sr_map_set(struct roce_sr_map *m, uint32_t psn);
+
+/**
+ * Move the window start forward to @p base, clearing the bits of the PSNs
+ * left behind (a @p base behind the current one is ignored).
+ */
+void roce_sr_map_advance(struct roce_sr_map *m, uint32_t base);
+
+/** Highest PSN set; false when the map is empty. */
+bool roce_sr_map_highest(const struct roce_sr_map *m, uint32_t *psn);
+
+/** PSNs from @p psn on (within the window) whose bit is clear, in a row. */
+uint32_t roce_sr_map_gap(const struct roce_sr_map *m, uint32_t psn);
+
+/** Write the SACK extension of @p m (its base and the whole window). */
+void roce_sr_sack_encode(const struct roce_sr_map *m,
+			 uint8_t out[ROCE_SRX_SACK_LEN]);
+
+/**
+ * OR a received SACK extension into @p m (bits outside the window of
+ * @p m are ignored).
+ * @return the bits newly set
+ */
+uint32_t roce_sr_sack_merge(struct roce_sr_map *m,
+			    const uint8_t in[ROCE_SRX_SACK_LEN]);
+
+/** Write the request extension: @p va of this packet's payload, @p rkey. */
+void roce_sr_req_encode(uint8_t out[ROCE_SRX_REQ_LEN], uint64_t va,
+			uint32_t rkey);
+
+/** Read a request extension. */
+void roce_sr_req_decode(const uint8_t *in, uint64_t *va, uint32_t *rkey);
+
+/** The SR extension of a parsed packet, NULL when it has none. */
+static inline const uint8_t *
+roce_sr_pkt_srx(const struct roce_pkt *pkt)
+{
+	uint8_t xlen;
+
+	if (!(pkt->op->flags & ROCE_OPF_SRX))
+		return NULL;
+	xlen = pkt->op->hdr_len - roce_opcode_info(pkt->opcode)->hdr_len;
+	return roce_pkt_hdr(pkt) + pkt->bth_off + pkt->op->hdr_len - xlen;
+}
+
+/** True when @p qp runs selective repeat (RC with the attribute set). */
+bool roce_sr_on(const struct roce_qp *qp);
+
+/* ---- responder (roce_resp.c) ---- */
+
+/** What the responder did with a packet ahead of the expected PSN. */
+enum roce_sr_ooo {
+	ROCE_SR_OOO_ACCEPTED,	/**< placed, its PSN is SACKed */
+	ROCE_SR_OOO_DUP,	/**< its PSN was already held */
+	ROCE_SR_OOO_DROP,	/**< not placeable out of order (or beyond the window) */
+};
+
+/**
+ * A request whose PSN is ahead of resp.epsn on an SR QP: place a WRITE
+ * packet without immediate at the address of its extension (R_Key checked
+ * for REMOTE_WRITE over its payload), remember its opcode for the in-order
+ * bookkeeping, and ask for a SACK NAK. Anything else (or a failed check:
+ * the in-order arrival reports it) is dropped. Counted per QP.
+ */
+enum roce_sr_ooo roce_sr_resp_ooo(struct roce_qp *qp,
+				  const struct roce_pkt *pkt,
+				  const struct rte_mbuf *m, uint32_t psn);
+
+/**
+ * Place an in-order WRITE packet of an SR QP through its extension (the
+ * address of its payload) instead of the FIRST packet's RETH: the FIRST
+ * may have been placed out of order.
+ * @return ROCE_OK or ROCE_ERR_LOC_ACCESS (key, bounds, rights)
+ */
+enum roce_err roce_sr_resp_place(struct roce_qp *qp,
+				 const struct roce_pkt *pkt,
+				 const struct rte_mbuf *m);
+
+/**
+ * After resp.epsn moved: take over the packets held from the new epsn on,
+ * in order (epsn, MSN, message state as if they had arrived in order).
+ * @return the PSNs taken over; an opcode sequence error among them sets
+ *   resp.fatal (REM_INV_REQ) and the NAK
+ */
+uint32_t roce_sr_resp_merge(struct roce_qp *qp);
+
+/**
+ * Fill the SACK of the coalesced ACK: when packets are held ahead of
+ * epsn, the ACK becomes a PSN sequence error NAK at epsn with the SACK
+ * extension written to @p srx. Returns false (send the ACK as it is) when
+ * nothing is held or the pending response is another NAK.
+ */
+bool roce_sr_resp_sack(struct roce_qp *qp, uint32_t *psn, uint8_t *syndrome,
+		       uint8_t srx[ROCE_SRX_SACK_LEN]);
+
+/* ---- completer and requester (roce_comp.c, roce_req.c) ---- */
+
+/**
+ * A response arrived and the cumulative part is done: move the SACK
+ * window to comp.psn and merge the SACK of @p pkt, if it has one.
+ */
+void roce_sr_comp_sync(struct roce_qp *qp, const struct roce_pkt *pkt);
+
+/**
+ * A retransmission round starts: after a NAK (@p timeout false) only the
+ * PSNs up to the highest SACKed one are resent, after a timeout (or an RNR
+ * wait) every PSN not SACKed.
+ */
+void roce_sr_round(struct roce_qp *qp, bool timeout);
+
+/**
+ * A NAK for the PSN the pending round already resends: when the SACKs
+ * now reach beyond the end of the round, extend it up to the highest
+ * SACKed PSN (IRN: every newly detected hole is resent at once): when the
+ * requester has passed the old end, it goes back to resend from there.
+ * @return true when the requester has to run
+ */
+bool roce_sr_round_extend(struct roce_qp *qp);
+
+/**
+ * Requester, in a retransmission round: true when the SEND/WRITE packet
+ * at @p psn is not to be sent again (SACKed, or still in flight after a
+ * NAK).
+ */
+bool roce_sr_req_skip(const struct roce_qp *qp, uint32_t psn);
+
+/**
+ * Completer: a READ response packet at @p psn arrived ahead of comp.psn
+ * and was placed; record it.
+ * @return false when it was already held (a duplicate)
+ */
+bool roce_sr_comp_read_ooo(struct roce_qp *qp, uint32_t psn);
+
+/**
+ * Completer: after an in-order READ response packet, move comp.psn over
+ * the packets of the READ (up to @p last_psn) placed ahead of it.
+ * @return the PSNs passed
+ */
+uint32_t roce_sr_comp_read_merge(struct roce_qp *qp, uint32_t last_psn);
+
+/** Reset the SR state of the three engines (RESET->INIT, RTR, RTS). */
+void roce_sr_reset(struct roce_qp *qp);
+
+#endif /* ROCE_SR_H */
