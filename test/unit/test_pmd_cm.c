@@ -12,14 +12,13 @@
 
 #include <rte_bus_vdev.h>
 #include <rte_cycles.h>
-#include <rte_eth_ring.h>
 #include <rte_ethdev.h>
 #include <rte_mempool.h>
-#include <rte_ring.h>
 
 #include "rte_pmd_ernic.h"
 #include "rte_pmd_ernic_cm.h"
 #include "test_common.h"
+#include "test_pmd_pair.h"
 
 #define PORT 18515
 
@@ -39,20 +38,9 @@ pool_avail_cb(struct rte_mempool *mp, void *arg)
 static int
 suite_init(void)
 {
-	struct rte_ring *rx_a[1], *tx_a[1], *rx_b[1], *tx_b[1];
-	struct rte_ring *r_ab, *r_ba;
 	int i;
 
-	r_ab = rte_ring_create("cm_ab", 4096, 0, 0);
-	r_ba = rte_ring_create("cm_ba", 4096, 0, 0);
-	if (r_ab == NULL || r_ba == NULL)
-		return -1;
-	rx_a[0] = r_ba;
-	tx_a[0] = r_ab;
-	rx_b[0] = r_ab;
-	tx_b[0] = r_ba;
-	if (rte_eth_from_rings("cmA", rx_a, 1, tx_a, 1, 0) < 0 ||
-	    rte_eth_from_rings("cmB", rx_b, 1, tx_b, 1, 0) < 0)
+	if (test_ring_link("cmA", "cmB") != 0)
 		return -1;
 	if (rte_vdev_init("net_ernic0", "port=net_ring_cmA,ip=198.18.0.1,mac=02:00:00:00:00:01,workers=2,max_qps=16384") != 0 ||
 	    rte_vdev_init("net_ernic1", "port=net_ring_cmB,ip=198.18.0.2,mac=02:00:00:00:00:02,max_qps=16384") != 0)
@@ -60,29 +48,10 @@ suite_init(void)
 	if (rte_eth_dev_get_port_by_name("net_ernic0", &ern[0]) != 0 ||
 	    rte_eth_dev_get_port_by_name("net_ernic1", &ern[1]) != 0)
 		return -1;
-	for (i = 0; i < 2; i++) {
-		struct roce_qp_init_attr ia;
-		struct roce_worker *w;
-
-		if (test_port_start(ern[i]) != 0)
+	for (i = 0; i < 2; i++)
+		if (test_rc_end_create(ern[i], 256, 16, 16, &pd[i], &cq[i],
+				       &qp[i]) != 0)
 			return -1;
-		pd[i] = roce_alloc_pd(rte_pmd_ernic_get_device(ern[i]));
-		w = rte_pmd_ernic_pick_worker(ern[i]);
-		if (pd[i] == NULL || w == NULL)
-			return -1;
-		cq[i] = roce_create_cq(w, 256);
-		memset(&ia, 0, sizeof(ia));
-		ia.qp_type = ROCE_QPT_RC;
-		ia.send_cq = cq[i];
-		ia.recv_cq = cq[i];
-		ia.cap.max_send_wr = 16;
-		ia.cap.max_recv_wr = 16;
-		ia.cap.max_send_sge = 1;
-		ia.cap.max_recv_sge = 1;
-		qp[i] = cq[i] != NULL ? roce_create_qp(pd[i], &ia) : NULL;
-		if (qp[i] == NULL)
-			return -1;
-	}
 	return 0;
 }
 
@@ -91,13 +60,8 @@ suite_fini(void)
 {
 	int i;
 
-	for (i = 0; i < 2; i++) {
-		roce_destroy_qp(qp[i]);
-		roce_destroy_cq(cq[i]);
-		roce_dealloc_pd(pd[i]);
-		rte_eth_dev_stop(ern[i]);
-		rte_eth_dev_close(ern[i]);
-	}
+	for (i = 0; i < 2; i++)
+		test_rc_end_destroy(ern[i], pd[i], cq[i], qp[i]);
 	return 0;
 }
 

@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include "test_pmd_pair.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_ethdev.h>
+#include <rte_eth_ring.h>
+#include <rte_ring.h>
+
+#include "roce_verbs.h"
+#include "rte_pmd_ernic.h"
+#include "test_common.h"
+
+int
+test_ring_link(const char *a, const char *b)
+{
+	struct rte_ring *r_ab, *r_ba;
+	char name[RTE_RING_NAMESIZE];
+
+	snprintf(name, sizeof(name), "%s_%s", a, b);
+	r_ab = rte_ring_create(name, 4096, 0, 0);
+	snprintf(name, sizeof(name), "%s_%s", b, a);
+	r_ba = rte_ring_create(name, 4096, 0, 0);
+	if (r_ab == NULL || r_ba == NULL)
+		return -1;
+	if (rte_eth_from_rings(a, &r_ba, 1, &r_ab, 1, 0) < 0 ||
+	    rte_eth_from_rings(b, &r_ab, 1, &r_ba, 1, 0) < 0)
+		return -1;
+	return 0;
+}
+
+int
+test_rc_end_create(uint16_t port, uint32_t cq_depth, uint32_t send_wr,
+		   uint32_t recv_wr, struct roce_pd **pd, struct roce_cq **cq,
+		   struct roce_qp **qp)
+{
+	struct roce_qp_init_attr ia;
+	struct roce_worker *w;
+
+	*pd = NULL;
+	*cq = NULL;
+	*qp = NULL;
+	if (test_port_start(port) != 0)
+		return -1;
+	*pd = roce_alloc_pd(rte_pmd_ernic_get_device(port));
+	w = rte_pmd_ernic_pick_worker(port);
+	if (*pd == NULL || w == NULL)
+		return -1;
+	*cq = roce_create_cq(w, cq_depth);
+	if (*cq == NULL)
+		return -1;
+	memset(&ia, 0, sizeof(ia));
+	ia.qp_type = ROCE_QPT_RC;
+	ia.send_cq = *cq;
+	ia.recv_cq = *cq;
+	ia.cap.max_send_wr = send_wr;
+	ia.cap.max_recv_wr = recv_wr;
+	ia.cap.max_send_sge = 1;
+	ia.cap.max_recv_sge = 1;
+	*qp = roce_create_qp(*pd, &ia);
+	return *qp != NULL ? 0 : -1;
+}
+
+void
+test_rc_end_destroy(uint16_t port, struct roce_pd *pd, struct roce_cq *cq,
+		    struct roce_qp *qp)
+{
+	roce_destroy_qp(qp);
+	roce_destroy_cq(cq);
+	roce_dealloc_pd(pd);
+	rte_eth_dev_stop(port);
+	rte_eth_dev_close(port);
+}
