@@ -214,7 +214,9 @@ struct roce_device {
 	uint32_t nb_qs_limbo;
 	/** Slow readers' epochs, ROCE_QS_OFFLINE for a free slot. */
 	uint64_t qs_read_seen[ROCE_QS_READERS];
-	void *qs_quarantine;		/**< ASan builds: poisoned QPs (roce_qp.c) */
+	void *qs_quarantine;		/**< ASan builds: poisoned QPs, oldest first (roce_qp.c) */
+	void *qs_quarantine_tail;	/**< ... newest */
+	uint32_t nb_qs_quarantine;
 
 	/**
 	 * Key table: nb_keys = max_mr + 1 entries; index 0 is reserved so

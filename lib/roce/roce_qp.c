@@ -53,6 +53,21 @@ struct qp_quarantine {
 	struct qp_quarantine *next;
 	struct roce_qp *qp;
 };
+
+/*
+ * Bounded like ASan's own quarantine: beyond this many poisoned QPs the
+ * oldest is really freed (64K QPs created and destroyed in rounds would
+ * otherwise exhaust the EAL heap).
+ */
+enum { ROCE_QP_QUARANTINE_MAX = 4096 };
+
+static void
+qp_quarantine_free(struct qp_quarantine *q)
+{
+	ASAN_UNPOISON_MEMORY_REGION(q->qp, sizeof(*q->qp));
+	rte_free(q->qp);
+	rte_free(q);
+}
 #endif
 
 /* Slot of a send WQE: header plus room for the SGEs or the inline bytes. */
@@ -226,6 +241,7 @@ qp_release(struct roce_device *dev, struct roce_qp *qp)
 {
 #ifdef ROCE_QP_QUARANTINE
 	struct qp_quarantine *q = rte_malloc("roce_qp_quarantine", sizeof(*q), 0);
+	struct qp_quarantine *tail, *old = NULL;
 
 	if (q != NULL) {
 		roce_wq_fini(&qp->sq);
@@ -234,10 +250,22 @@ qp_release(struct roce_device *dev, struct roce_qp *qp)
 		rte_free(qp->resp.res);
 		ASAN_POISON_MEMORY_REGION(qp, sizeof(*qp));
 		q->qp = qp;
+		q->next = NULL;
 		rte_spinlock_lock(&dev->ctl_lock);
-		q->next = dev->qs_quarantine;
-		dev->qs_quarantine = q;
+		tail = dev->qs_quarantine_tail;
+		if (tail != NULL)
+			tail->next = q;
+		else
+			dev->qs_quarantine = q;
+		dev->qs_quarantine_tail = q;
+		if (++dev->nb_qs_quarantine > ROCE_QP_QUARANTINE_MAX) {
+			old = dev->qs_quarantine;
+			dev->qs_quarantine = old->next;
+			dev->nb_qs_quarantine--;
+		}
 		rte_spinlock_unlock(&dev->ctl_lock);
+		if (old != NULL)
+			qp_quarantine_free(old);
 		return;
 	}
 #else
@@ -277,14 +305,17 @@ roce_qp_reclaim(struct roce_device *dev, bool force)
 	}
 #ifdef ROCE_QP_QUARANTINE
 	if (force) {
-		struct qp_quarantine *q = dev->qs_quarantine, *next;
+		struct qp_quarantine *q, *next;
 
+		rte_spinlock_lock(&dev->ctl_lock);
+		q = dev->qs_quarantine;
 		dev->qs_quarantine = NULL;
+		dev->qs_quarantine_tail = NULL;
+		dev->nb_qs_quarantine = 0;
+		rte_spinlock_unlock(&dev->ctl_lock);
 		for (; q != NULL; q = next) {
 			next = q->next;
-			ASAN_UNPOISON_MEMORY_REGION(q->qp, sizeof(*q->qp));
-			rte_free(q->qp);
-			rte_free(q);
+			qp_quarantine_free(q);
 		}
 	}
 #endif
