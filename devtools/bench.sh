@@ -16,7 +16,8 @@
 #   4. qps      aggregate 4 KB WRITE bandwidth with 1, 64, 1024, 16384 QPs
 #   5. workers  1 and 2 workers per port (net_memif pair, workers=N)
 #   6. cost     instructions per message and per packet from callgrind over
-#               the deterministic fake link (build/test/roce-cost), printed
+#               the deterministic fake link (build/test/roce-cost), and over
+#               two net_ernic ports on net_ring (test/roce-cost-pmd), printed
 #
 # Output (BENCH_OUT, default build/bench): results.json (one object per
 # row: name, bytes, qps, lcores, gbps, mpps, lat_typical_us, lat_99_us,
@@ -391,7 +392,7 @@ step_workers() {
 
 step_cost() {
 	local spec name args ir
-	say "6. CPU cost: instructions from callgrind over the fake link (test/roce-cost)"
+	say "6. CPU cost: instructions from callgrind over the fake link (test/roce-cost) and the PMD over net_ring (test/roce-cost-pmd)"
 	if ! command -v valgrind >/dev/null; then
 		say "   valgrind missing: no instruction counts"
 		failed=1
@@ -404,13 +405,20 @@ step_cost() {
 		"read_65536:--op read --size 65536 --msgs 300" \
 		"write_64_pl32:--op write --size 64 --post-list 32 --msgs 5000" \
 		"write_64:--op write --size 64 --msgs 5000" \
-		"send_64:--op send --size 64 --msgs 5000"; do
+		"send_64:--op send --size 64 --msgs 5000" \
+		"pmd_write_4096:--op write --size 4096 --msgs 2000" \
+		"pmd_write_4096_zc:--op write --size 4096 --msgs 2000 --zero-copy" \
+		"pmd_write_64:--op write --size 64 --msgs 5000" \
+		"pmd_send_64:--op send --size 64 --msgs 5000"; do
 		name=${spec%%:*}
 		args=${spec#*:}
+		# pmd_*: the whole net_ernic datapath over net_ring (roce-cost-pmd)
+		local prog=roce-cost
+		case $name in pmd_*) prog=roce-cost-pmd ;; esac
 		# shellcheck disable=SC2086
 		if ! valgrind --tool=callgrind --collect-atstart=no \
 			--callgrind-out-file="$logs/cost-$name.callgrind" \
-			"$build_dir/test/roce-cost" $args --warmup 200 \
+			"$build_dir/test/$prog" $args --warmup 200 \
 			>"$logs/cost-$name.json" 2>"$logs/cost-$name.log"; then
 			say "   cost $name: FAILED (see $logs/cost-$name.log)"
 			failed=1

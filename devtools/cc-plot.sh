@@ -9,8 +9,9 @@
 # Usage: devtools/cc-plot.sh [BUILD_DIR] [OUT.png]
 #   BUILD_DIR: a configured build (default build), test/test_cc is built
 #   OUT.png:   default cc-convergence.png; the samples go to OUT.dat
-# Needs gnuplot (Debian: gnuplot-nox). The figure is not committed:
-# make it with this script (doc/guides/congestion.rst).
+# Needs gnuplot (Debian: gnuplot-nox). The figure in
+# doc/guides/img/cc-convergence.png (doc/guides/congestion.rst) is made
+# with it: devtools/cc-plot.sh build doc/guides/img/cc-convergence.png
 # Exit: 0, 1 the test failed or gnuplot failed, 2 bad arguments.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -3,7 +3,8 @@
 # Selective repeat against go-back-N at the application level: ib_write_bw
 # (ernic-testpmd write_bw --loopback) between two net_ernic ports joined by
 # a memif pair, one side behind a net_fault port losing LOSS % of the
-# frames in both directions (seeded), once without and once with --sr.
+# frames in both directions (seeded), once with --no_sr (go-back-N) and
+# once as by default (selective repeat, on with --loopback).
 # Prints the average bandwidth of each run. Timing figures: judge them on
 # an idle machine (doc/guides/selective-repeat.rst).
 #
@@ -39,8 +40,8 @@ printf 'sr-bench: write_bw %s B x %s, MTU 1024, loss on both directions\n' \
 	"$size" "$iters"
 printf '%8s %14s %14s\n' "loss %" "GBN Gb/s" "SR Gb/s"
 for l in "${losses[@]}"; do
-	g=$(run "$l")
-	s=$(run "$l" --sr)
+	g=$(run "$l" --no_sr)
+	s=$(run "$l")
 	printf '%8s %14s %14s\n' "$l" "$g" "$s"
 done
 rm -f "$sock"

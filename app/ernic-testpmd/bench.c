@@ -216,8 +216,8 @@ bench_destroy(struct bench *b)
 		roce_destroy_cq(b->scq);
 	if (b->rcq != NULL)
 		roce_destroy_cq(b->rcq);
-	if (b->mr != NULL)
-		roce_dereg_mr(b->mr);
+	if (b->mr != NULL && bench_dereg_mr(b, b->mr) != 0)
+		b->buf = NULL;	/* still read by queued frames: leak it */
 	if (b->pd != NULL)
 		roce_dealloc_pd(b->pd);
 	bench_events_free(b);	/* after the CQs */
@@ -401,6 +401,13 @@ bench_hs_all(struct bench *b)
 	return 0;
 }
 
+/* Selective repeat of the test QPs without -R (see bench_connect()). */
+static bool
+bench_sr(const struct app_opts *o)
+{
+	return !o->no_sr && (o->sr || o->loopback);
+}
+
 int
 bench_connect(struct bench *b, bool rts)
 {
@@ -438,14 +445,20 @@ bench_connect(struct bench *b, bool rts)
 		a.rq_psn = b->rem[i].psn;
 		a.max_dest_rd_atomic = (uint8_t)b->my[i].out_reads;
 		a.min_rnr_timer = BENCH_MIN_RNR_TIMER;
-		/* --sr: softernic selective repeat (the peer runs --sr too) */
-		a.selective_repeat = o->sr ? 1 : 0;
+		/*
+		 * softernic selective repeat: --loopback (both ends are
+		 * ours) unless --no_sr; over the TCP side channel only with
+		 * --sr (the peer runs --sr too: perftest's exchange carries
+		 * no capability, so it cannot be negotiated)
+		 */
+		a.selective_repeat = bench_sr(o) ? 1 : 0;
 		ret = roce_modify_qp(b->qp[i], &a, ROCE_QP_STATE | ROCE_QP_AV |
 				     ROCE_QP_PATH_MTU | ROCE_QP_DEST_QPN |
 				     ROCE_QP_RQ_PSN |
 				     ROCE_QP_MAX_DEST_RD_ATOMIC |
 				     ROCE_QP_MIN_RNR_TIMER |
-				     (o->sr ? ROCE_QP_SELECTIVE_REPEAT : 0));
+				     (a.selective_repeat ?
+				      ROCE_QP_SELECTIVE_REPEAT : 0));
 		if (ret != 0) {
 			BENCH_ERR(b, "Failed to modify QP %u to RTR: %s\n",
 				  b->my[i].qpn, strerror(-ret));
@@ -539,6 +552,21 @@ bench_close(struct bench *b)
 		(void)recv(b->ch.fd, done, sizeof(done), MSG_DONTWAIT);
 	chan_close(&b->ch);
 	return 0;
+}
+
+int
+bench_dereg_mr(struct bench *b, struct roce_mr *mr)
+{
+	uint64_t end = bench_now() + 2 * rte_get_tsc_hz();
+	int ret;
+
+	/* the port frees the frames it sent (the peer's RX, on a ring) */
+	while ((ret = roce_dereg_mr(mr)) == -EBUSY && bench_now() < end)
+		rte_pmd_ernic_poll(b->port_id);
+	if (ret != 0)
+		BENCH_ERR(b, "roce_dereg_mr: %s%s\n", strerror(-ret),
+			  ret == -EBUSY ? " (zero-copy frames still queued: the buffer is not freed)" : "");
+	return ret;
 }
 
 int
@@ -889,6 +917,15 @@ bench_bw_server_iter(struct bench *b, struct perf_bw_report *r)
 		if (duration && !first)
 			dur_tick(b, &d, now);
 	}
+	/*
+	 * Duration: this side's clock ends on its own, but the sender may
+	 * still have SENDs in flight and pads each QP up to a signaled WR
+	 * (bench_bw_client_iter()). Keep the receives posted until the
+	 * closing handshake, or its last SENDs meet an empty receive queue
+	 * and the RNR retries (rnr_retry 7: for ever) never end.
+	 */
+	if (duration)
+		b->refill_recv = true;
 	if (!duration)
 		b->tcompleted[0] = bench_now();
 	memset(&s, 0, sizeof(s));

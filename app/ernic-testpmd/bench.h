@@ -120,6 +120,12 @@ int bench_xchg_report(struct bench *b, const struct perf_bw_report *mine,
 int bench_close(struct bench *b);
 /** Post @p n receives of @p size bytes on QP @p i. */
 int bench_post_recvs(struct bench *b, uint32_t i, uint32_t n, uint64_t size);
+/**
+ * roce_dereg_mr() @p mr, polling the port while zero-copy frames from its
+ * memory are still queued (-EBUSY), for at most 2 s. Non-zero: the memory
+ * may still be read by the port; do not free it.
+ */
+int bench_dereg_mr(struct bench *b, struct roce_mr *mr);
 
 /** Print a bandwidth result row (table or JSON) on the client or server. */
 void bench_print_bw(struct bench *b, const struct perf_bw_report *r);

@@ -8,6 +8,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -60,15 +61,26 @@ port_objs_get(struct cli_state *st, uint16_t port, struct cli_port_objs **out)
 }
 
 static void
-port_objs_put(struct cli_port_objs *p)
+port_objs_put(struct cli_state *st, uint16_t port)
 {
+	struct cli_port_objs *p = &st->port[port];
+	uint64_t end = rte_get_tsc_cycles() + 2 * rte_get_tsc_hz();
+	int ret = 0;
+
 	if (p->nqp > 0)
 		return;
 	if (p->cq != NULL)
 		roce_destroy_cq(p->cq);
-	if (p->mr != NULL)
-		roce_dereg_mr(p->mr);
-	if (p->pd != NULL)
+	/* zero-copy frames still queued read the buffer: let the port free them */
+	while (p->mr != NULL && (ret = roce_dereg_mr(p->mr)) == -EBUSY &&
+	       rte_get_tsc_cycles() < end)
+		rte_pmd_ernic_poll(port);
+	if (ret == -EBUSY) {
+		printf("port %u: MR still read by queued frames, buffer not freed\n",
+		       port);
+		p->buf = NULL;
+	}
+	if (p->pd != NULL && ret == 0)
 		roce_dealloc_pd(p->pd);
 	numa_buf_free(p->buf);
 	memset(p, 0, sizeof(*p));
@@ -85,7 +97,7 @@ cli_qp_cleanup(struct cli_state *st)
 		roce_destroy_qp(st->qp[i].qp);
 		st->qp[i].qp = NULL;
 		st->port[st->qp[i].port].nqp--;
-		port_objs_put(&st->port[st->qp[i].port]);
+		port_objs_put(st, st->qp[i].port);
 	}
 }
 
@@ -149,7 +161,7 @@ cmd_create_qp_parsed(void *res, struct cmdline *cl, void *data)
 	if (st->qp[n].qp == NULL) {
 		cmdline_printf(cl, "roce_create_qp: %s\n",
 			       rte_strerror(rte_errno));
-		port_objs_put(p);
+		port_objs_put(st, r->port);
 		return;
 	}
 	p->nqp++;
@@ -188,7 +200,7 @@ cmd_destroy_qp_parsed(void *res, struct cmdline *cl, void *data)
 	}
 	q->qp = NULL;
 	st->port[q->port].nqp--;
-	port_objs_put(&st->port[q->port]);
+	port_objs_put(st, q->port);
 	cmdline_printf(cl, "qp %u destroyed\n", r->port);
 }
 
@@ -228,6 +240,8 @@ cmd_show_qp_parsed(void *res, struct cmdline *cl, void *data)
 		       a.max_dest_rd_atomic, ia.cap.max_send_wr,
 		       ia.cap.max_recv_wr, ia.cap.max_send_sge,
 		       ia.cap.max_recv_sge, ia.cap.max_inline_data);
+	cmdline_printf(cl, "  selective_repeat %s\n",
+		       a.selective_repeat ? "on" : "off");
 	numa_placement_str(q->port, 0, g, sizeof(g));
 	cmdline_printf(cl, "  %s\n", g);
 	if (roce_qp_cc_query(q->qp, &cc) == 0)

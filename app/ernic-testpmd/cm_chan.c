@@ -182,8 +182,15 @@ cmc_param(const struct cm_chan *cc, bool test, struct roce_cm_conn_param *p)
 	p->local_ack_timeout = b->o->qp_timeout_set ? b->o->qp_timeout : 0;
 	/* the test QPs use the MTU both sides agreed on (check_mtu()) */
 	p->path_mtu = test ? (enum roce_mtu)b->mtu_code : (enum roce_mtu)0;
-	/* --sr: offered/accepted; on only with a softernic peer (roce_cm.h) */
-	p->selective_repeat = test && b->o->sr;
+	/*
+	 * test QPs: offered/accepted unless --no_sr (--sr: even when the
+	 * port's sr=off); on only with a softernic peer (roce_cm.h)
+	 */
+	if (!test || b->o->no_sr)
+		p->selective_repeat = ROCE_CM_SR_OFF;
+	else
+		p->selective_repeat = b->o->sr ? ROCE_CM_SR_ON :
+			ROCE_CM_SR_DEFAULT;
 }
 
 static const char *
@@ -615,8 +622,8 @@ cm_chan_destroy(struct bench *b)
 		roce_destroy_cq(cc->scq);
 	if (cc->rcq != NULL)
 		roce_destroy_cq(cc->rcq);
-	if (cc->mr != NULL)
-		roce_dereg_mr(cc->mr);
+	if (cc->mr != NULL && bench_dereg_mr(b, cc->mr) != 0)
+		cc->buf = NULL;	/* still read by queued frames */
 	rte_free(cc->buf);
 	free(cc->test);
 	free(cc);

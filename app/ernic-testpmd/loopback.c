@@ -24,6 +24,7 @@
 #include <rte_lcore.h>
 
 #include "bench.h"
+#include "cli_cc.h"
 #include "port.h"
 #include "testpmd.h"
 
@@ -34,12 +35,16 @@
  * worker executes control operations (QP/CQ destroy) on the thread that
  * polls it, and this is that thread.
  */
+/* The server's QPs' congestion control state, before they go. */
+static struct cc_snap lb_srv_cc;
+
 static int
 server_main(void *arg)
 {
 	struct bench *b = arg;
 	int ret = bench_run(b);
 
+	cc_snap_take(&lb_srv_cc, b->qp, b->nqps);
 	bench_destroy(b);
 	return ret;
 }
@@ -140,6 +145,14 @@ run_loopback_to(const struct app_opts *o, FILE *out, volatile int *quit)
 			fprintf(stderr, "ernic-testpmd: loopback server failed: %s\n",
 				strerror(-sret));
 			ret = sret;
+		}
+		if (ret == 0) {
+			/* CE, CNPs, DCQCN rates, a net_fault bottleneck */
+			struct cc_snap cs;
+			const struct cc_snap *side[2] = { &cs, &lb_srv_cc };
+
+			cc_snap_take(&cs, cli.qp, cli.nqps);
+			cc_report_loopback(out, port, side);
 		}
 	}
 	bench_destroy(&cli);

@@ -455,6 +455,7 @@ FLAG_FN(opt_json, json)
 FLAG_FN(opt_cpu_freq, cpu_freq_f)
 FLAG_FN(opt_loopback, loopback)
 FLAG_FN(opt_sr, sr)
+FLAG_FN(opt_no_sr, no_sr)
 FLAG_FN(opt_help, help)
 FLAG_FN(opt_interactive, interactive)
 
@@ -534,7 +535,9 @@ static const struct opt_def defs[] = {
 	{ 0, "loopback", false, KINDS_ALL, "",
 	  "server and client in this process between two net_ernic ports", opt_loopback },
 	{ 0, "sr", false, KINDS_PERF, "",
-	  "RC selective repeat, softernic peers only: --loopback, both sides' --sr, or offered by -R", opt_sr },
+	  "RC selective repeat over the TCP side channel (both sides' --sr, softernic peers only); on by default with --loopback and offered by default with -R", opt_sr },
+	{ 0, "no_sr", false, KINDS_PERF, "",
+	  "no selective repeat: go-back-N also with --loopback, not offered or accepted with -R", opt_no_sr },
 	{ 'h', "help", false, KINDS_ALL, "", "this help", opt_help },
 };
 
@@ -860,6 +863,8 @@ app_opts_parse(int argc, char **argv, struct app_opts *o, char *err,
 	if (o->loopback && app_opts_is_client(o))
 		return fail(err, errlen, "--loopback runs both sides in this process: expected no server address (got \"%s\")",
 			    o->server);
+	if (o->sr && o->no_sr)
+		return fail(err, errlen, "--sr and --no_sr contradict each other: expected one of them");
 	apply_defaults(o);
 	return apply_dependencies(o, err, errlen);
 }

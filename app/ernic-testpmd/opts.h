@@ -78,6 +78,7 @@ struct app_opts {
 	bool interactive;			/**< -i (without a mode) */
 	bool loopback;				/**< --loopback */
 	bool sr;				/**< --sr: RC selective repeat */
+	bool no_sr;				/**< --no_sr: never selective repeat */
 	char server[256];			/**< "" = server role */
 	char device[64];			/**< -d: net_ernic port name */
 	uint16_t port;				/**< -p: TCP (or rdma_cm) port */

@@ -123,31 +123,84 @@ port_start(uint16_t port_id)
 	return ret;
 }
 
+/*
+ * After a port of a net_memif pair in this process stopped, its peer
+ * handles the disconnect message in DPDK's interrupt thread: stopping or
+ * closing that peer from this thread at the same time races with that
+ * handler in DPDK 22.11's memif (a crash in eal-intr-thread at exit,
+ * about 1 in 5-10 with a memif pair under load; doc/guides/pmd.rst). Wait until
+ * every memif port whose link is up has seen its peer go (link down), at
+ * most 500 ms, then let the handler finish.
+ */
+static void
+port_settle_memif(void)
+{
+	uint64_t end = rte_get_tsc_cycles() + rte_get_tsc_hz() / 2;
+	struct rte_eth_dev_info info;
+	struct rte_eth_link link;
+	bool up, any = false;
+	uint16_t pid;
+
+	do {
+		up = false;
+		RTE_ETH_FOREACH_DEV(pid) {
+			if (rte_eth_dev_info_get(pid, &info) != 0 ||
+			    info.driver_name == NULL ||
+			    strcmp(info.driver_name, "net_memif") != 0)
+				continue;
+			any = true;
+			memset(&link, 0, sizeof(link));
+			if (rte_eth_link_get_nowait(pid, &link) == 0 &&
+			    link.link_status == RTE_ETH_LINK_UP)
+				up = true;
+		}
+		if (up)
+			rte_delay_us_sleep(1000);
+	} while (up && rte_get_tsc_cycles() < end);
+	if (any)
+		rte_delay_us_sleep(20000);
+}
+
 void
 port_close_all(void)
 {
+	struct rte_eth_dev_owner owner;
 	unsigned int pass;
 	uint16_t pid;
 	bool any;
 
-	RTE_ETH_FOREACH_DEV(pid) {
-		if (!is_ernic(pid))
-			continue;
-		rte_eth_dev_stop(pid);
-		rte_eth_dev_close(pid);
-	}
+	/*
+	 * Stop every net_ernic port (and so the ports under them) before
+	 * closing any, as testpmd does: a port's close frees the pools its
+	 * underlying port used while the peer of that port may still be
+	 * handling the disconnect.
+	 */
+	RTE_ETH_FOREACH_DEV(pid)
+		if (is_ernic(pid))
+			rte_eth_dev_stop(pid);
+	port_settle_memif();
+	RTE_ETH_FOREACH_DEV(pid)
+		if (is_ernic(pid))
+			rte_eth_dev_close(pid);
 	/*
 	 * Then every other port, which closing net_ernic gave back:
 	 * rte_eal_cleanup() of DPDK 22.11 closes no device, and a net_af_xdp
 	 * port left open keeps its UMEM, its sockets and its XDP program on
 	 * the interface. A port given back by another wrapper (net_fault)
-	 * shows up in the next pass.
+	 * shows up in the next pass (newest first, so a wrapper goes before
+	 * the port under it).
 	 */
 	for (pass = 0; pass < 8; pass++) {
 		any = false;
-		RTE_ETH_FOREACH_DEV(pid) {
+		for (pid = RTE_MAX_ETHPORTS; pid-- > 0;) {
+			if (!rte_eth_dev_is_valid_port(pid) ||
+			    rte_eth_dev_owner_get(pid, &owner) != 0 ||
+			    owner.id != RTE_ETH_DEV_NO_OWNER)
+				continue;
 			rte_eth_dev_stop(pid);
+			port_settle_memif();
 			rte_eth_dev_close(pid);
+			port_settle_memif();
 			any = true;
 		}
 		if (!any)

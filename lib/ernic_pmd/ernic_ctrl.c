@@ -133,6 +133,8 @@ ernic_ctrl_create(struct ernic_port *p)
 	rte_ether_addr_copy(&p->mac, &cfg.mac);
 	cfg.max_ids = RTE_MIN(p->args.max_qps, 65536u);
 	cfg.max_mtu = ernic_pmtu_code(p->args.pmtu);
+	/* sr=: selective repeat with softernic peers (doc/guides/selective-repeat.rst) */
+	cfg.selective_repeat = p->args.sr_off ? ROCE_CM_SR_OFF : ROCE_CM_SR_ON;
 	cfg.seed = (uint32_t)rte_rand();
 	cfg.socket = p->socket;
 	c->cm = roce_cm_create(&cfg);

@@ -221,6 +221,20 @@ parse_qp1(const char *val, struct ernic_args *a)
 }
 
 static int
+parse_sr(const char *val, struct ernic_args *a)
+{
+	if (val == NULL)
+		return -EINVAL;
+	if (strcmp(val, "on") == 0)
+		a->sr_off = false;
+	else if (strcmp(val, "off") == 0)
+		a->sr_off = true;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+static int
 parse_vlan(const char *val, struct ernic_args *a)
 {
 	unsigned long v;
@@ -322,6 +336,8 @@ static const struct ernic_key keys[] = {
 	{ "neigh_reachable", "seconds in 1..3600", parse_neigh_reachable },
 	{ "neigh", "auto (the kernel's neighbour table for the addresses it holds on the interface), kernel or own (ARP/ND of net_ernic)",
 	  parse_neigh },
+	{ "sr", "on (the CM offers and accepts selective repeat, the default) or off",
+	  parse_sr },
 };
 
 /*

@@ -21,6 +21,7 @@
 #include "roce_qp.h"
 #include "rte_pmd_ernic.h"
 #include "rte_pmd_ernic_cm.h"
+#include "rte_pmd_fault.h"
 
 RTE_LOG_REGISTER(ernic_logtype, pmd.net.ernic, NOTICE);
 RTE_LOG_REGISTER(ernic_logtype_rxtx, pmd.net.ernic.rxtx, NOTICE);
@@ -402,16 +403,23 @@ ernic_mc_filter(struct ernic_port *p)
  * "Invalid ring index"). On these the underlying port gets as many TX as
  * RX queues, one each per worker, and no spare TX queue: the
  * application's frames go out through worker 0 (out_ring). Any other
- * driver gets a TX queue per worker plus one for the application.
+ * driver gets a TX queue per worker plus one for the application. A
+ * net_fault wrapper passes its queues through: the port below it decides.
  */
 static bool
-ernic_under_paired_queues(const struct rte_eth_dev_info *ui)
+ernic_under_paired_queues(uint16_t under, const struct rte_eth_dev_info *ui)
 {
 	static const char *const paired[] = { "net_memif" };
+	struct rte_eth_dev_info bi;
 	unsigned int i;
+	int below;
 
 	if (ui->driver_name == NULL)
 		return false;
+	below = rte_pmd_fault_underlying_port(under);
+	if (below >= 0 && below != under &&
+	    rte_eth_dev_info_get((uint16_t)below, &bi) == 0)
+		return ernic_under_paired_queues((uint16_t)below, &bi);
 	for (i = 0; i < RTE_DIM(paired); i++)
 		if (strcmp(ui->driver_name, paired[i]) == 0)
 			return true;
@@ -432,7 +440,7 @@ ernic_under_setup(struct rte_eth_dev *dev)
 	if (ret != 0)
 		return ret;
 	p->nb_rxq = RTE_MIN(p->nb_workers, ui.max_rx_queues);
-	if (ernic_under_paired_queues(&ui)) {
+	if (ernic_under_paired_queues(p->under, &ui)) {
 		/* as many TX as RX queues; application frames via out_ring */
 		p->nb_rxq = RTE_MIN(p->nb_rxq, ui.max_tx_queues);
 		p->nb_txq = p->nb_rxq;
@@ -749,9 +757,13 @@ ernic_stats_reset(struct rte_eth_dev *dev)
  * (acquire loads, from any thread): a QP destroyed during the read may be
  * reported with stale values.
  */
+/* Not a counter: 1 while the QP runs selective repeat (roce_sr.h). */
+#define ERNIC_QP_XSTAT_SR_ON SIZE_MAX
+
 static const struct {
 	const char *name;
-	size_t off;
+	size_t off;		/**< in struct roce_qp_stats, or ERNIC_QP_XSTAT_* */
+	bool gauge;		/**< a state, not counted from the reset */
 } qp_xstats[] = {
 	{ "tx_pkts", offsetof(struct roce_qp_stats, tx_pkts) },
 	{ "tx_bytes", offsetof(struct roce_qp_stats, tx_bytes) },
@@ -775,13 +787,15 @@ static const struct {
 	{ "cnp_rx", offsetof(struct roce_qp_stats, cnp_rx) },
 	{ "cc_cuts", offsetof(struct roce_qp_stats, cc_cuts) },
 	{ "cc_pace_stalls", offsetof(struct roce_qp_stats, cc_pace_stalls) },
-	{ "cc_rate_mbps", offsetof(struct roce_qp_stats, cc_rate_mbps) },
+	{ "cc_rate_mbps", offsetof(struct roce_qp_stats, cc_rate_mbps), true },
 	{ "sr_ooo_accepted", offsetof(struct roce_qp_stats, sr_ooo_accepted) },
 	{ "sr_sack_sent", offsetof(struct roce_qp_stats, sr_sack_tx) },
 	{ "sr_sack_received", offsetof(struct roce_qp_stats, sr_sack_rx) },
 	{ "sr_retx_pkts", offsetof(struct roce_qp_stats, sr_retx_pkts) },
 	{ "gbn_retx_pkts", offsetof(struct roce_qp_stats, gbn_retx_pkts) },
 	{ "sr_skipped", offsetof(struct roce_qp_stats, sr_skipped) },
+	{ "sr_tail_probes", offsetof(struct roce_qp_stats, sr_tail_probes) },
+	{ "sr_on", ERNIC_QP_XSTAT_SR_ON, true },
 };
 
 #define ERNIC_XSTATS_PER_QP RTE_DIM(qp_xstats)
@@ -867,8 +881,13 @@ ernic_xstats_port_values(const struct ernic_port *p, uint64_t *v)
 static uint64_t
 ernic_qp_stat(const struct roce_qp *qp, unsigned int k)
 {
-	const uint64_t *s = RTE_PTR_ADD(&qp->stats, qp_xstats[k].off);
+	const uint64_t *s;
 
+	if (qp_xstats[k].off == ERNIC_QP_XSTAT_SR_ON)
+		return qp->type == ROCE_QPT_RC &&
+		       __atomic_load_n(&qp->attr.selective_repeat,
+				       __ATOMIC_RELAXED) != 0;
+	s = RTE_PTR_ADD(&qp->stats, qp_xstats[k].off);
 	return __atomic_load_n(s, __ATOMIC_RELAXED);
 }
 
@@ -954,7 +973,8 @@ ernic_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xs,
 	for (i = 0; i < nb_qp; i++)
 		for (k = 0; k < ERNIC_XSTATS_PER_QP; k++, n++) {
 			val = ernic_qp_stat(qps[i], k);
-			base = ernic_xstats_qp_base(p, qps[i]->qpn, k);
+			base = qp_xstats[k].gauge ? 0 :
+				ernic_xstats_qp_base(p, qps[i]->qpn, k);
 			/* a QPN reused since the reset: a new QP, from 0 */
 			xs[n].id = n;
 			xs[n].value = val >= base ? val - base : val;

@@ -5,7 +5,8 @@
  * and impairs the frames of the direction(s) chosen by dir= (receive by
  * default, transmit, or both) in one pipeline per queue:
  *
- *   frame -> [link down?] -> burst loss -> loss -> corrupt
+ *   frame -> [link down?] -> bottleneck (tail drop, RED/ECN marking,
+ *     departure at rate_mbps) -> burst loss -> loss -> corrupt
  *     -> reorder (hold behind the next frame) -> dup
  *     -> delay FIFO (delay_us + jitter, never earlier than the frame before)
  *     -> caller (receive) / underlying port (transmit)
@@ -28,6 +29,7 @@
 #include <ethdev_vdev.h>
 #include <rte_cycles.h>
 #include <rte_errno.h>
+#include <rte_ip.h>
 #include <rte_kvargs.h>
 #include <rte_malloc.h>
 #include <rte_mbuf.h>
@@ -51,13 +53,19 @@ enum {
 	FAULT_PPM = 1000000,
 	FAULT_REORDER_US = 100,
 	FAULT_BURST_LEN = 8,
+	FAULT_QUEUE_KB = 1024,		/**< bottleneck queue by default */
+	FAULT_QUEUE_KB_MAX = 1048576,
+	FAULT_RATE_MAX = 400000,	/**< Mbit/s */
+	FAULT_ECN_PMAX = 10000,		/**< 1 %, with ecn_kmin/kmax_kb */
 };
 
 #define FAULT_PARAM_STRING \
 	"port=<underlying port name> dir=rx|tx|both loss=<%> " \
 	"burst_loss=<%> burst_len=<frames> burst_len_max=<frames> " \
 	"reorder=<%> reorder_us=<us> dup=<%> corrupt=<%> delay_us=<us> " \
-	"jitter_us=<us> link_up_ms=<ms> link_down_ms=<ms> seed=<u64>"
+	"jitter_us=<us> link_up_ms=<ms> link_down_ms=<ms> rate_mbps=<Mbit/s> " \
+	"queue_kb=<KiB> ecn_kmin_kb=<KiB> ecn_kmax_kb=<KiB> ecn_pmax=<%> " \
+	"seed=<u64>"
 
 /** Counters of one queue, of its direction. */
 enum fault_cnt {
@@ -74,6 +82,11 @@ enum fault_cnt {
 	FAULT_CNT_LINK_DOWN,
 	FAULT_CNT_FIFO_FULL,
 	FAULT_CNT_NOMBUF,		/**< no copy for a dup (skipped) or a corrupt (dropped) */
+	FAULT_CNT_BN_BYTES,		/**< bytes through the bottleneck */
+	FAULT_CNT_BN_MARKED,		/**< CE marks set */
+	FAULT_CNT_BN_TAIL_DROP,		/**< queue full */
+	FAULT_CNT_BN_RED_DROP,		/**< not ECN-capable where a mark was due */
+	FAULT_CNT_BN_PEAK,		/**< highest queue seen, bytes (a gauge) */
 	FAULT_CNT_MAX,
 };
 
@@ -109,6 +122,16 @@ static const struct {
 	{ "fault_tx_delayed", true, FAULT_CNT_DELAYED },
 	{ "fault_tx_drop_fifo_full", true, FAULT_CNT_FIFO_FULL },
 	{ "fault_tx_drop_nombuf", true, FAULT_CNT_NOMBUF },
+	{ "fault_bneck_bytes", false, FAULT_CNT_BN_BYTES },
+	{ "fault_ecn_marked", false, FAULT_CNT_BN_MARKED },
+	{ "fault_bneck_tail_drop", false, FAULT_CNT_BN_TAIL_DROP },
+	{ "fault_bneck_red_drop", false, FAULT_CNT_BN_RED_DROP },
+	{ "fault_bneck_queue_peak", false, FAULT_CNT_BN_PEAK },
+	{ "fault_tx_bneck_bytes", true, FAULT_CNT_BN_BYTES },
+	{ "fault_tx_ecn_marked", true, FAULT_CNT_BN_MARKED },
+	{ "fault_tx_bneck_tail_drop", true, FAULT_CNT_BN_TAIL_DROP },
+	{ "fault_tx_bneck_red_drop", true, FAULT_CNT_BN_RED_DROP },
+	{ "fault_tx_bneck_queue_peak", true, FAULT_CNT_BN_PEAK },
 };
 
 #define FAULT_NB_XSTATS RTE_DIM(fault_xstats)
@@ -132,6 +155,8 @@ struct fault_q {
 	uint64_t held_until;
 	uint64_t last_due;	/**< due time of the newest frame in the FIFO */
 	uint32_t head, tail;	/**< FIFO: free-running indexes */
+	uint64_t bn_free;	/**< TSC: the bottleneck has sent its queue */
+	uint64_t bn_rem;	/**< remainder of bn_free, 1/(rate bytes/s) cycles */
 	uint64_t cnt[FAULT_CNT_MAX];
 	struct fault_slot fifo[FAULT_FIFO];
 } __rte_cache_aligned;
@@ -202,6 +227,11 @@ fault_params_load(const struct fault_port *p, struct rte_pmd_fault_params *o)
 	o->jitter_us = __atomic_load_n(&s->jitter_us, __ATOMIC_RELAXED);
 	o->burst_len_max = __atomic_load_n(&s->burst_len_max, __ATOMIC_RELAXED);
 	o->dir = __atomic_load_n(&s->dir, __ATOMIC_RELAXED);
+	o->rate_mbps = __atomic_load_n(&s->rate_mbps, __ATOMIC_RELAXED);
+	o->queue_kb = __atomic_load_n(&s->queue_kb, __ATOMIC_RELAXED);
+	o->ecn_kmin_kb = __atomic_load_n(&s->ecn_kmin_kb, __ATOMIC_RELAXED);
+	o->ecn_kmax_kb = __atomic_load_n(&s->ecn_kmax_kb, __ATOMIC_RELAXED);
+	o->ecn_pmax_ppm = __atomic_load_n(&s->ecn_pmax_ppm, __ATOMIC_RELAXED);
 }
 
 static void
@@ -222,6 +252,26 @@ fault_params_store(struct fault_port *p, const struct rte_pmd_fault_params *i)
 	__atomic_store_n(&s->jitter_us, i->jitter_us, __ATOMIC_RELAXED);
 	__atomic_store_n(&s->burst_len_max, i->burst_len_max, __ATOMIC_RELAXED);
 	__atomic_store_n(&s->dir, i->dir, __ATOMIC_RELAXED);
+	__atomic_store_n(&s->rate_mbps, i->rate_mbps, __ATOMIC_RELAXED);
+	__atomic_store_n(&s->queue_kb, i->queue_kb, __ATOMIC_RELAXED);
+	__atomic_store_n(&s->ecn_kmin_kb, i->ecn_kmin_kb, __ATOMIC_RELAXED);
+	__atomic_store_n(&s->ecn_kmax_kb, i->ecn_kmax_kb, __ATOMIC_RELAXED);
+	__atomic_store_n(&s->ecn_pmax_ppm, i->ecn_pmax_ppm, __ATOMIC_RELAXED);
+}
+
+/* The bottleneck fields (rte_pmd_fault_set_params()). */
+static int
+fault_bneck_check(const struct rte_pmd_fault_params *i)
+{
+	if (i->rate_mbps == 0)
+		return i->queue_kb != 0 || i->ecn_kmin_kb != 0 ||
+		       i->ecn_kmax_kb != 0 || i->ecn_pmax_ppm != 0 ?
+			-EINVAL : 0;
+	if (i->rate_mbps > FAULT_RATE_MAX || i->queue_kb == 0 ||
+	    i->queue_kb > FAULT_QUEUE_KB_MAX || i->ecn_pmax_ppm > FAULT_PPM ||
+	    i->ecn_kmin_kb > i->ecn_kmax_kb || i->ecn_kmax_kb > i->queue_kb)
+		return -EINVAL;
+	return 0;
 }
 
 static int
@@ -239,7 +289,7 @@ fault_params_check(const struct rte_pmd_fault_params *i)
 		return -EINVAL;
 	if (i->dir > RTE_PMD_FAULT_DIR_BOTH)
 		return -EINVAL;
-	return 0;
+	return fault_bneck_check(i);
 }
 
 /*
@@ -261,7 +311,7 @@ fault_params_for(const struct fault_q *q, const struct rte_pmd_fault_params *prm
 	return eff->loss_ppm != 0 || eff->burst_ppm != 0 ||
 	       eff->reorder_ppm != 0 || eff->dup_ppm != 0 ||
 	       eff->corrupt_ppm != 0 || eff->delay_us != 0 ||
-	       eff->jitter_us != 0;
+	       eff->jitter_us != 0 || eff->rate_mbps != 0;
 }
 
 static bool
@@ -316,6 +366,9 @@ fault_q_drain(struct fault_q *q, enum fault_cnt c)
 		q->head++;
 		q->cnt[c]++;
 	}
+	/* the bottleneck's queue went with them */
+	q->bn_free = 0;
+	q->bn_rem = 0;
 }
 
 /* A private copy of @p m (never write into a sender's or shared buffer). */
@@ -362,6 +415,144 @@ fault_delay(struct fault_q *q, const struct rte_pmd_fault_params *prm)
 	return d;
 }
 
+/*
+ * Offset of the IPv4/IPv6 header of @p m (behind up to two VLAN tags) and
+ * its version in @p v6; -1 when the frame is not IP or the header is not
+ * whole in the first segment.
+ */
+static int
+fault_ip_off(const struct rte_mbuf *m, bool *v6)
+{
+	const uint8_t *d = rte_pktmbuf_mtod(m, const uint8_t *);
+	uint32_t off = 12, t;
+	uint16_t type;
+	int tags;
+
+	for (tags = 0; tags <= 2; tags++) {
+		if (m->data_len < off + 2)
+			return -1;
+		type = (uint16_t)(d[off] << 8 | d[off + 1]);
+		if (type != RTE_ETHER_TYPE_VLAN && type != RTE_ETHER_TYPE_QINQ)
+			break;
+		off += 4;
+	}
+	off += 2;
+	if (type == RTE_ETHER_TYPE_IPV4)
+		t = sizeof(struct rte_ipv4_hdr);
+	else if (type == RTE_ETHER_TYPE_IPV6)
+		t = 2;
+	else
+		return -1;
+	if (m->data_len < off + t)
+		return -1;
+	*v6 = type == RTE_ETHER_TYPE_IPV6;
+	return (int)off;
+}
+
+/* The ECN field of IP header @p ip. */
+static inline uint8_t
+fault_ecn_get(const uint8_t *ip, bool v6)
+{
+	return v6 ? (ip[1] >> 4) & 3 : ip[1] & 3;
+}
+
+/*
+ * Set CE in IP header @p ip; IPv4: the header checksum updated (RFC 1624,
+ * eqn. 3). The RoCEv2 ICRC masks the ECN bits: it stays valid.
+ */
+static void
+fault_ecn_set_ce(uint8_t *ip, bool v6)
+{
+	uint32_t sum;
+	uint16_t old, new;
+
+	if (v6) {
+		ip[1] |= 0x30;
+		return;
+	}
+	old = (uint16_t)(ip[0] << 8 | ip[1]);
+	ip[1] |= 3;
+	new = (uint16_t)(ip[0] << 8 | ip[1]);
+	sum = (uint16_t)~(ip[10] << 8 | ip[11]);
+	sum += (uint16_t)~old;
+	sum += new;
+	sum = (sum & 0xffff) + (sum >> 16);
+	sum = (sum & 0xffff) + (sum >> 16);
+	ip[10] = (uint8_t)(~sum >> 8);
+	ip[11] = (uint8_t)~sum;
+}
+
+/*
+ * The bottleneck: @p *mp joins the queue of a rate_mbps line at @p now.
+ * The queue is what the line has not sent yet (bn_free - now at its rate);
+ * a frame that does not fit under queue_kb is tail-dropped, and RED on the
+ * queue at arrival marks CE (ECT frames; others are dropped as a RED
+ * switch does). @p *dep: when its last byte has left. False: dropped and
+ * counted. The header written is the frame's own when nobody else holds
+ * it, a private copy otherwise.
+ */
+static bool
+fault_bneck(struct fault_q *q, const struct rte_pmd_fault_params *prm,
+	    struct rte_mbuf **mp, uint64_t now, uint64_t *dep)
+{
+	struct rte_mbuf *m = *mp, *c;
+	uint64_t rate = (uint64_t)prm->rate_mbps * 125000;	/* bytes/s */
+	uint64_t hz = q->p->hz, qlen = 0, kmin, kmax, p, x;
+	uint32_t len = m->pkt_len;
+	bool v6 = false;
+	int l3;
+
+	if ((int64_t)(q->bn_free - now) > 0) {
+		qlen = ((q->bn_free - now) * rate + q->bn_rem) / hz;
+	} else {
+		q->bn_free = now;	/* idle line */
+		q->bn_rem = 0;
+	}
+	if (qlen + len > (uint64_t)prm->queue_kb * 1024) {
+		q->cnt[FAULT_CNT_BN_TAIL_DROP]++;
+		rte_pktmbuf_free(m);
+		return false;
+	}
+	if (prm->ecn_pmax_ppm != 0) {
+		kmin = (uint64_t)prm->ecn_kmin_kb * 1024;
+		kmax = (uint64_t)prm->ecn_kmax_kb * 1024;
+		if (qlen < kmin)
+			p = 0;
+		else if (qlen >= kmax)
+			p = FAULT_PPM;
+		else
+			p = prm->ecn_pmax_ppm * (qlen - kmin) / (kmax - kmin);
+		if (fault_chance(q, (uint32_t)p)) {
+			l3 = fault_ip_off(m, &v6);
+			if (l3 < 0 || fault_ecn_get(rte_pktmbuf_mtod_offset(m,
+					const uint8_t *, l3), v6) == 0) {
+				q->cnt[FAULT_CNT_BN_RED_DROP]++;
+				rte_pktmbuf_free(m);
+				return false;
+			}
+			if (!RTE_MBUF_DIRECT(m) || rte_mbuf_refcnt_read(m) != 1) {
+				c = fault_copy(q, m);
+				rte_pktmbuf_free(m);
+				if (c == NULL)
+					return false;
+				*mp = m = c;
+			}
+			fault_ecn_set_ce(rte_pktmbuf_mtod_offset(m, uint8_t *,
+								 l3), v6);
+			q->cnt[FAULT_CNT_BN_MARKED]++;
+		}
+	}
+	/* serialisation: len / rate seconds, the remainder carried */
+	x = (uint64_t)len * hz + q->bn_rem;
+	q->bn_free += x / rate;
+	q->bn_rem = x % rate;
+	*dep = q->bn_free;
+	q->cnt[FAULT_CNT_BN_BYTES] += len;
+	if (qlen + len > q->cnt[FAULT_CNT_BN_PEAK])
+		q->cnt[FAULT_CNT_BN_PEAK] = qlen + len;
+	return true;
+}
+
 static void
 fault_impair(struct fault_q *q, const struct rte_pmd_fault_params *prm,
 	     struct rte_mbuf *m, uint64_t now, uint64_t hold)
@@ -370,6 +561,9 @@ fault_impair(struct fault_q *q, const struct rte_pmd_fault_params *prm,
 	uint64_t due;
 	uint32_t len;
 
+	/* the switch port first; what follows happens past it */
+	if (prm->rate_mbps != 0 && !fault_bneck(q, prm, &m, now, &now))
+		return;
 	if (q->burst_left > 0) {
 		q->burst_left--;
 		q->cnt[FAULT_CNT_BURST_LOSS]++;
@@ -860,29 +1054,72 @@ fault_dev_close(struct rte_eth_dev *dev)
 	return 0;
 }
 
-/* Every xstat, summed over the queues of its direction (not reset-based). */
+/* Accumulate counter @p c of queue @p q into @p v: a sum, the peak a max. */
+static inline void
+fault_cnt_add(const struct fault_q *q, enum fault_cnt c, uint64_t *v)
+{
+	uint64_t x;
+
+	if (q == NULL)
+		return;
+	x = __atomic_load_n(&q->cnt[c], __ATOMIC_RELAXED);
+	if (c == FAULT_CNT_BN_PEAK)
+		*v = RTE_MAX(*v, x);
+	else
+		*v += x;
+}
+
+/*
+ * Every xstat, summed over the queues of its direction (not reset-based;
+ * the queue peaks: the highest of the queues).
+ */
 static void
 fault_cnt_sum(const struct rte_eth_dev *dev, uint64_t v[FAULT_NB_XSTATS])
 {
-	const struct fault_q *q;
 	unsigned int i, x;
 
 	memset(v, 0, FAULT_NB_XSTATS * sizeof(v[0]));
 	for (x = 0; x < FAULT_NB_XSTATS; x++) {
 		if (fault_xstats[x].tx) {
-			for (i = 0; i < dev->data->nb_tx_queues; i++) {
-				q = dev->data->tx_queues[i];
-				if (q != NULL)
-					v[x] += q->cnt[fault_xstats[x].c];
-			}
+			for (i = 0; i < dev->data->nb_tx_queues; i++)
+				fault_cnt_add(dev->data->tx_queues[i],
+					      fault_xstats[x].c, &v[x]);
 		} else {
-			for (i = 0; i < dev->data->nb_rx_queues; i++) {
-				q = dev->data->rx_queues[i];
-				if (q != NULL)
-					v[x] += q->cnt[fault_xstats[x].c];
-			}
+			for (i = 0; i < dev->data->nb_rx_queues; i++)
+				fault_cnt_add(dev->data->rx_queues[i],
+					      fault_xstats[x].c, &v[x]);
 		}
 	}
+}
+
+/*
+ * A reset: the counters' base becomes their current value; the queue
+ * peaks (gauges) restart from 0 (a store the datapath may race with by
+ * one frame).
+ */
+static void
+fault_cnt_reset(struct rte_eth_dev *dev)
+{
+	struct fault_port *p = dev->data->dev_private;
+	struct fault_q *q;
+	unsigned int i, x;
+
+	fault_cnt_sum(dev, p->base);
+	for (i = 0; i < dev->data->nb_rx_queues; i++) {
+		q = dev->data->rx_queues[i];
+		if (q != NULL)
+			__atomic_store_n(&q->cnt[FAULT_CNT_BN_PEAK], 0,
+					 __ATOMIC_RELAXED);
+	}
+	for (i = 0; i < dev->data->nb_tx_queues; i++) {
+		q = dev->data->tx_queues[i];
+		if (q != NULL)
+			__atomic_store_n(&q->cnt[FAULT_CNT_BN_PEAK], 0,
+					 __ATOMIC_RELAXED);
+	}
+	for (x = 0; x < FAULT_NB_XSTATS; x++)
+		if (fault_xstats[x].c == FAULT_CNT_BN_PEAK)
+			p->base[x] = 0;
 }
 
 /* Index of xstat @p name (a name of fault_xstats[]). */
@@ -929,7 +1166,7 @@ fault_stats_reset(struct rte_eth_dev *dev)
 {
 	struct fault_port *p = dev->data->dev_private;
 
-	fault_cnt_sum(dev, p->base);
+	fault_cnt_reset(dev);
 	return rte_eth_stats_reset(p->under);
 }
 
@@ -968,9 +1205,7 @@ fault_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xs,
 static int
 fault_xstats_reset(struct rte_eth_dev *dev)
 {
-	struct fault_port *p = dev->data->dev_private;
-
-	fault_cnt_sum(dev, p->base);
+	fault_cnt_reset(dev);
 	return 0;
 }
 
@@ -1182,6 +1417,16 @@ static const struct {
 	  1, 86400000, "milliseconds, 1..86400000" },
 	{ "link_down_ms", FK_U32, offsetof(struct rte_pmd_fault_params, link_down_ms),
 	  1, 86400000, "milliseconds, 1..86400000" },
+	{ "rate_mbps", FK_U32, offsetof(struct rte_pmd_fault_params, rate_mbps),
+	  1, FAULT_RATE_MAX, "Mbit/s, 1..400000" },
+	{ "queue_kb", FK_U32, offsetof(struct rte_pmd_fault_params, queue_kb),
+	  1, FAULT_QUEUE_KB_MAX, "KiB, 1..1048576" },
+	{ "ecn_kmin_kb", FK_U32, offsetof(struct rte_pmd_fault_params, ecn_kmin_kb),
+	  0, FAULT_QUEUE_KB_MAX, "KiB, 0..1048576" },
+	{ "ecn_kmax_kb", FK_U32, offsetof(struct rte_pmd_fault_params, ecn_kmax_kb),
+	  0, FAULT_QUEUE_KB_MAX, "KiB, 0..1048576" },
+	{ "ecn_pmax", FK_PCT, offsetof(struct rte_pmd_fault_params, ecn_pmax_ppm),
+	  0, 0, "a percentage in [0, 100]" },
 	{ "seed", FK_SEED, 0, 0, 0, "an unsigned 64-bit integer" },
 };
 
@@ -1191,6 +1436,7 @@ fault_args_parse(const char *name, const char *params, struct fault_args *a)
 	const struct rte_kvargs_pair *pair;
 	struct rte_kvargs *kv;
 	unsigned int i, k;
+	bool ecn_k = false, ecn_p = false, qkb = false;
 	int ret = 0;
 
 	memset(a, 0, sizeof(*a));
@@ -1252,10 +1498,24 @@ fault_args_parse(const char *name, const char *params, struct fault_args *a)
 				  name, pair->key,
 				  pair->value != NULL ? pair->value : "",
 				  fault_keys[k].form);
+		ecn_k |= strncmp(pair->key, "ecn_k", 5) == 0;
+		ecn_p |= strcmp(pair->key, "ecn_pmax") == 0;
+		qkb |= strcmp(pair->key, "queue_kb") == 0;
 	}
 	rte_kvargs_free(kv);
 	if (ret != 0)
 		return ret;
+	/* a bottleneck: 1 MiB of queue, RED at the DCQCN paper's 1 % */
+	if (a->prm.rate_mbps != 0 && !qkb)
+		a->prm.queue_kb = FAULT_QUEUE_KB;
+	if (a->prm.rate_mbps != 0 && ecn_k && !ecn_p)
+		a->prm.ecn_pmax_ppm = FAULT_ECN_PMAX;
+	if (fault_bneck_check(&a->prm) != 0) {
+		FAULT_LOG(ERR, "%s: bad bottleneck devargs (rate_mbps=%u queue_kb=%u ecn_kmin_kb=%u ecn_kmax_kb=%u): queue_kb= and ecn_*= need rate_mbps=, and ecn_kmin_kb <= ecn_kmax_kb <= queue_kb",
+			  name, a->prm.rate_mbps, a->prm.queue_kb,
+			  a->prm.ecn_kmin_kb, a->prm.ecn_kmax_kb);
+		return -EINVAL;
+	}
 	if (a->port[0] == '\0') {
 		FAULT_LOG(ERR, "%s: missing devarg port= (the port to impair, e.g. net_ring0)",
 			  name);
@@ -1356,7 +1616,7 @@ fault_probe(struct rte_vdev_device *vdev)
 	dev->rx_pkt_burst = fault_rx_burst;
 	dev->tx_pkt_burst = fault_tx_burst;
 	rte_eth_dev_probing_finish(dev);
-	FAULT_LOG(INFO, "%s: port %u on %s (port %u), %s: loss %u burst %u x %u..%u reorder %u dup %u corrupt %u ppm, delay %u + 0..%u us, flap %u/%u ms, seed %" PRIu64,
+	FAULT_LOG(INFO, "%s: port %u on %s (port %u), %s: loss %u burst %u x %u..%u reorder %u dup %u corrupt %u ppm, delay %u + 0..%u us, flap %u/%u ms, bottleneck %u Mbit/s queue %u KiB ECN %u..%u KiB %u ppm, seed %" PRIu64,
 		  name, p->port_id, a.port, under,
 		  a.prm.dir == RTE_PMD_FAULT_DIR_RX ? "rx" :
 		  a.prm.dir == RTE_PMD_FAULT_DIR_TX ? "tx" : "rx and tx",
@@ -1364,7 +1624,9 @@ fault_probe(struct rte_vdev_device *vdev)
 		  RTE_MAX(a.prm.burst_len, a.prm.burst_len_max),
 		  a.prm.reorder_ppm, a.prm.dup_ppm, a.prm.corrupt_ppm,
 		  a.prm.delay_us, a.prm.jitter_us,
-		  a.prm.link_up_ms, a.prm.link_down_ms, a.seed);
+		  a.prm.link_up_ms, a.prm.link_down_ms, a.prm.rate_mbps,
+		  a.prm.queue_kb, a.prm.ecn_kmin_kb, a.prm.ecn_kmax_kb,
+		  a.prm.ecn_pmax_ppm, a.seed);
 	return 0;
 fail:
 	fault_port_release(dev);

@@ -289,7 +289,8 @@ mr_exec(struct ernic_port *p, struct ernic_mr_svc *s,
 			ret = -EINVAL;
 		} else {
 			idx = req->mr->index;
-			ret = roce_dereg_mr(req->mr);
+			/* the grace period below waits for zc_refs */
+			ret = roce_dereg_mr_nowait(req->mr);
 		}
 		if (ret != 0) {
 			rte_free(g);

@@ -164,6 +164,7 @@ struct ernic_args {
 	uint32_t neigh_reachable;	/**< seconds a learnt MAC is trusted */
 	enum ernic_neigh_mode neigh_mode;	/**< neigh= */
 	uint16_t pmtu_asked;		/**< pmtu= as given (pmtu: what is used) */
+	bool sr_off;			/**< sr=off: no selective repeat by the CM */
 	/** Congestion control devargs (<roce_cc parameter>=<n>), bit per id */
 	uint32_t cc_mask;
 	uint32_t cc[ROCE_CC_PARAM_MAX];
@@ -190,6 +191,7 @@ int ernic_args_parse(const char *name, const char *params,
 	"qp1=<cm|regs> " \
 	"neigh_reachable=<1-3600> " \
 	"neigh=<auto|kernel|own> " \
+	"sr=<on|off> " \
 	"<congestion control parameter, e.g. rp_ai_rate>=<n>"
 
 /** An underlying TX queue, shared under a lock only if several threads use it. */

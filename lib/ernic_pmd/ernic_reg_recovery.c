@@ -93,6 +93,14 @@ struct rr_qp {
 struct ernic_rrec {
 	struct rr_qp *q;		/**< [qpn - 1] */
 	uint32_t nb_qp;
+	/**
+	 * Some QP may be armed or not idle: ernic_rrec_run() walks them.
+	 * Set by what can make one so (rr_fatal(), the two API calls), kept
+	 * by the walk while it finds one: with no register QP armed or in
+	 * trouble the control core skips the walk (it ran on every
+	 * rte_pmd_ernic_poll(), a third of a 64 B WRITE's instructions).
+	 */
+	bool scan;
 	uint32_t ipk_rd;		/**< next IPKTERRQ entry to read */
 	uint64_t ipk_ba;		/**< queue base the index belongs to */
 	uint32_t ipk_cnt;
@@ -346,6 +354,7 @@ rr_fatal(struct ernic_rrec *rr, struct ernic_regs *rg, uint32_t qpn,
 
 	if (s->state != RR_IDLE)
 		return;		/* the incident is known */
+	rr->scan = true;
 	rr->cnt[RR_CNT_FATAL]++;
 	ev = ev_new(rr, RTE_PMD_ERNIC_REG_EVENT_QP_FATAL, qpn);
 	ev->sources = src;
@@ -455,7 +464,7 @@ ernic_rrec_run(struct ernic_port *p, uint64_t now)
 	struct ernic_regs *rg = p->regs;
 	struct ernic_reg_qp *q;
 	struct rr_qp *s;
-	uint32_t i, qpn;
+	uint32_t i, qpn, busy = 0;
 
 	if (rr == NULL)
 		return;
@@ -465,6 +474,8 @@ ernic_rrec_run(struct ernic_port *p, uint64_t now)
 	if (rg == NULL)
 		return;
 	rr_take_ipkterrq(rr, rg, now);
+	if (!rr->scan)
+		return;
 	for (i = 0; i < rr->nb_qp && i < rg->nb_qp; i++) {
 		s = &rr->q[i];
 		q = &rg->qps[i];
@@ -494,7 +505,9 @@ ernic_rrec_run(struct ernic_port *p, uint64_t now)
 		default:
 			break;
 		}
+		busy += s->armed || s->state != RR_IDLE;
 	}
+	rr->scan = busy != 0;
 }
 
 /* ------------------------------------------------------------------ */
@@ -512,6 +525,7 @@ ernic_rrec_create(struct ernic_port *p)
 	if (rr == NULL)
 		return -ENOMEM;
 	rr->nb_qp = nb;
+	rr->scan = true;	/* the first walk finds what there is */
 	if (nb != 0) {
 		rr->q = rte_zmalloc_socket("ernic_rrec_q", sizeof(*rr->q) * nb,
 					   0, p->socket);
@@ -614,6 +628,7 @@ rte_pmd_ernic_reg_set_recovery(uint16_t port_id, uint32_t qpn,
 		return -EINVAL;
 	}
 	s = &rr->q[qpn - 1];
+	rr->scan = true;
 	if (r == NULL) {
 		s->armed = false;
 		s->reinit_pending = false;
@@ -657,6 +672,7 @@ rte_pmd_ernic_reg_reinit(uint16_t port_id, uint32_t qpn,
 		return ret;
 	ret = -EINVAL;
 	if (qpn >= 2 && qpn <= rr->nb_qp) {
+		rr->scan = true;
 		s = &rr->q[qpn - 1];
 		if (s->armed &&
 		    (s->state == RR_DRAIN || s->state == RR_CLEARED)) {

@@ -89,7 +89,8 @@ pd_put(struct ernic_regs *rg, uint32_t pdnum)
 
 	if (s->users == 0 || --s->users > 0)
 		return;
-	roce_dereg_mr(s->local_mr);
+	/* the grace period of the caller waits for zero-copy frames */
+	roce_dereg_mr_nowait(s->local_mr);
 	roce_dealloc_pd(s->pd);
 	s->local_mr = NULL;
 	s->pd = NULL;
@@ -104,7 +105,7 @@ pdt_unpublish(struct ernic_regs *rg, struct ernic_pdt_entry *e)
 {
 	if (e->mr == NULL)
 		return;
-	roce_dereg_mr(e->mr);
+	roce_dereg_mr_nowait(e->mr);
 	pd_put(rg, e->pdnum);
 	e->mr = NULL;
 }

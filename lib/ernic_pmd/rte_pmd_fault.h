@@ -18,6 +18,12 @@
  *   --vdev=net_ring0 ... --vdev=net_fault0,port=net_ring0,loss=1,seed=7
  *   --vdev=net_ernic0,port=net_fault0,ip=198.18.0.1
  *
+ * A bottleneck (rate_mbps=, queue_kb=, ecn_kmin_kb=, ecn_kmax_kb=,
+ * ecn_pmax=) models a congested switch port: frames leave at the given
+ * rate, a full queue tail-drops, and RED marks CE on ECN-capable frames
+ * (doc/guides/congestion.rst). It needs no timer: the frames wait in the
+ * queue's FIFO and leave on the next burst after their departure time.
+ *
  * Every queue has its own generator seeded from seed=, the queue index and
  * the direction: the same sequence of frames on a queue sees the same
  * faults on every run. Every injected fault is counted in the port's
@@ -56,6 +62,18 @@ struct rte_pmd_fault_params {
 	uint32_t burst_len_max;	/**< ...or, when >= burst_len, a uniform length
 				 *   in [burst_len, burst_len_max] per burst */
 	uint32_t dir;		/**< enum rte_pmd_fault_dir: what is impaired */
+	/* a congested switch port (bottleneck), per queue of each impaired
+	 * direction; frames leave at rate_mbps in arrival order */
+	uint32_t rate_mbps;	/**< bottleneck rate, Mbit/s of frame bytes;
+				 *   0: no bottleneck (and no queue) */
+	uint32_t queue_kb;	/**< its queue, KiB: a frame that does not fit
+				 *   is tail-dropped (>= 1 with rate_mbps) */
+	uint32_t ecn_kmin_kb;	/**< RED/ECN on the queue at arrival: below
+				 *   Kmin no mark, ... */
+	uint32_t ecn_kmax_kb;	/**< ...to Kmax a probability rising to
+				 *   ecn_pmax_ppm, above Kmax every frame */
+	uint32_t ecn_pmax_ppm;	/**< 0: no marking. An ECT frame due a mark
+				 *   gets CE, a not-ECT one is dropped */
 };
 
 /**
@@ -72,7 +90,10 @@ int rte_pmd_fault_get_params(uint16_t port_id,
  *
  * @return 0, -ENODEV, -EINVAL (a rate above 1000000 ppm, burst_ppm with
  *   burst_len 0, burst_len_max non-zero but below burst_len, only one of
- *   link_up_ms/link_down_ms, dir not an enum rte_pmd_fault_dir)
+ *   link_up_ms/link_down_ms, dir not an enum rte_pmd_fault_dir,
+ *   rate_mbps above 400000, queue_kb 0 or above 1048576 with rate_mbps,
+ *   queue_kb or ECN fields without rate_mbps, ecn_kmin_kb above
+ *   ecn_kmax_kb, ecn_kmax_kb above queue_kb)
  */
 int rte_pmd_fault_set_params(uint16_t port_id,
 			     const struct rte_pmd_fault_params *p);

@@ -21,8 +21,15 @@
  *   (Rt += ai_rate), then Rc = (Rt + Rc) / 2; at the max rate the limiter
  *   is released.
  * Pacing: a token bucket of ROCE_CC_BURST_BYTES checked by the requester's
- * send gate with the TSC of the poll; when empty, one timer wakes the QP
- * when the tokens are back (never a timer per packet).
+ * send gate and by the responder before each READ response packet, with
+ * the TSC of the poll; when empty, one timer wakes the QP when the tokens
+ * are back (never a timer per packet).
+ *
+ * Notification point: a CE-marked packet makes its QP send a CNP to the
+ * QP that sent it: RC/UC the connected peer; UD the DETH source QP at the
+ * packet's source GID and MAC (annex A17.9.2). A CE-marked READ response
+ * is notified like any packet: the responder, which sent it, paces its
+ * responses (the requester does not cut its own rate for it).
  */
 #include <errno.h>
 #include <string.h>
@@ -220,6 +227,8 @@ cc_set_rate(struct roce_qp *qp, uint32_t kbps)
 	uint64_t hz = rte_get_tsc_hz();
 
 	cc->rc_kbps = kbps;
+	if (cc->min_kbps == 0 || kbps < cc->min_kbps)
+		cc->min_kbps = kbps;
 	cc->rate_q32 = (((uint64_t)kbps * 125 << 20) / hz) << 12;
 	if (cc->rate_q32 == 0)
 		cc->rate_q32 = 1;
@@ -231,6 +240,17 @@ cc_set_rate(struct roce_qp *qp, uint32_t kbps)
 static void cc_inc_expired(struct roce_timer *t, uint64_t now);
 static void cc_pace_expired(struct roce_timer *t, uint64_t now);
 
+/* The pace timer's wake-up: the requester, and the responder if it waits. */
+static void
+cc_wake(struct roce_qp *qp)
+{
+	roce_worker_doorbell(qp->w, qp);
+	if (qp->cc.resp_wait) {
+		qp->cc.resp_wait = false;
+		roce_worker_resp_pending(qp->w, qp);
+	}
+}
+
 static void
 cc_release(struct roce_qp *qp)
 {
@@ -239,10 +259,10 @@ cc_release(struct roce_qp *qp)
 
 	cc->active = false;
 	roce_timer_cancel(ts, &cc->inc);
-	/* a requester waiting for tokens goes at once */
+	/* a requester or responder waiting for tokens goes at once */
 	if (roce_timer_armed(&cc->pace)) {
 		roce_timer_cancel(ts, &cc->pace);
-		roce_worker_doorbell(qp->w, qp);
+		cc_wake(qp);
 	}
 	qp->stats.cc_rate_mbps = 0;
 }
@@ -413,7 +433,9 @@ cc_inc_expired(struct roce_timer *t, uint64_t now)
 
 	if (!cc->active)
 		return;
-	if (state != ROCE_QPS_RTS && state != ROCE_QPS_SQD) {
+	/* RTR: a responder still sends READ responses */
+	if (state != ROCE_QPS_RTR && state != ROCE_QPS_RTS &&
+	    state != ROCE_QPS_SQD) {
 		cc_release(qp);
 		return;
 	}
@@ -430,7 +452,7 @@ cc_pace_expired(struct roce_timer *t, uint64_t now)
 	struct roce_qp *qp = t->arg;
 
 	RTE_SET_USED(now);
-	roce_worker_doorbell(qp->w, qp);
+	cc_wake(qp);
 }
 
 /* Refill the bucket up to @p now. */
@@ -456,8 +478,9 @@ cc_refill(struct roce_cc_qp *cc, uint64_t now)
 		cc->tokens = full;
 }
 
-bool
-roce_cc_pace_check(struct roce_qp *qp, uint64_t now)
+/* True when the bucket has tokens; else the pace timer is armed. */
+static bool
+cc_tokens(struct roce_qp *qp, uint64_t now)
 {
 	struct roce_cc_qp *cc = &qp->cc;
 	uint64_t debt, wait;
@@ -470,7 +493,25 @@ roce_cc_pace_check(struct roce_qp *qp, uint64_t now)
 	wait = (debt << 32) / cc->rate_q32 + 1;
 	if (!roce_timer_armed(&cc->pace))
 		cc_arm(qp, &cc->pace, now + wait);
+	return false;
+}
+
+bool
+roce_cc_pace_check(struct roce_qp *qp, uint64_t now)
+{
+	if (cc_tokens(qp, now))
+		return true;
 	qp->stats.cc_pace_stalls++;
+	return false;
+}
+
+bool
+roce_cc_resp_pace_check(struct roce_qp *qp, uint64_t now)
+{
+	if (cc_tokens(qp, now))
+		return true;
+	qp->cc.resp_wait = true;
+	qp->cc.resp_stalls++;
 	return false;
 }
 
@@ -500,14 +541,46 @@ roce_cc_charge_bytes(struct roce_qp *qp, uint32_t bytes, uint64_t now)
 /* Notification point                                                 */
 /* ------------------------------------------------------------------ */
 
-/* Send a CNP to @p qp's peer QP (RC/UC: the connected path). */
-static int
-cc_send_cnp(struct roce_qp *qp)
+/*
+ * The path back to the sender of UD packet @p pkt: its source MAC, GID and
+ * DETH source QP (annex A17.9.2: the CNP goes to the QP that sent the
+ * marked packet).
+ */
+static void
+cc_ud_path(const struct roce_qp *qp, const struct roce_pkt *pkt,
+	   struct roce_hdr_fields *f)
 {
 	const struct roce_device *dev = qp->dev;
-	struct roce_hdr_fields f = qp->path;
+
+	memset(f, 0, sizeof(*f));
+	rte_ether_addr_copy(&roce_pkt_eth(pkt)->src_addr, &f->dst_mac);
+	memcpy(f->src_mac.addr_bytes, dev->cfg.mac, RTE_ETHER_ADDR_LEN);
+	f->vlan = dev->cfg.vlan;
+	f->vlan_tci = dev->cfg.vlan_tci;
+	f->ip_ver = pkt->ip_ver;
+	f->ttl = 64;
+	memcpy(f->sgid, pkt->dgid, sizeof(f->sgid));
+	memcpy(f->dgid, pkt->sgid, sizeof(f->dgid));
+	f->udp_sport = pkt->udp_sport;
+	f->pkey = roce_bth_pkey(roce_pkt_bth(pkt));
+	f->dqpn = roce_deth_sqpn(roce_pkt_deth(pkt));
+}
+
+/* Send a CNP to the sender of @p pkt (RC/UC: the connected peer QP). */
+static int
+cc_send_cnp(struct roce_qp *qp, const struct roce_pkt *pkt)
+{
+	const struct roce_device *dev = qp->dev;
+	struct roce_hdr_fields f;
 	struct rte_mbuf *m;
 	int ret;
+
+	if (qp->type == ROCE_QPT_UD) {
+		cc_ud_path(qp, pkt, &f);
+	} else {
+		f = qp->path;
+		f.dqpn = qp->attr.dest_qp_num;
+	}
 
 	f.tos = (uint8_t)(cc_param(dev, ROCE_CC_NP_CNP_DSCP) << 2 |
 			  ROCE_ECN_NOT_ECT);
@@ -521,7 +594,6 @@ cc_send_cnp(struct roce_qp *qp)
 	f.fecn = false;
 	f.becn = true;		/* annex A17.9.2 */
 	f.ackreq = false;
-	f.dqpn = qp->attr.dest_qp_num;
 	f.psn = 0;
 	m = rte_pktmbuf_alloc(dev->cfg.hdr_pool);
 	if (m == NULL)
@@ -537,13 +609,6 @@ cc_send_cnp(struct roce_qp *qp)
 	return 0;
 }
 
-static bool
-cc_is_read_response(uint8_t opcode)
-{
-	return opcode >= ROCE_OP_RC_RDMA_READ_RESPONSE_FIRST &&
-	       opcode <= ROCE_OP_RC_RDMA_READ_RESPONSE_ONLY;
-}
-
 void
 roce_cc_ce_rx(struct roce_qp *qp, const struct roce_pkt *pkt, uint64_t now)
 {
@@ -552,11 +617,10 @@ roce_cc_ce_rx(struct roce_qp *qp, const struct roce_pkt *pkt, uint64_t now)
 
 	qp->stats.ce_rx++;
 	qp->w->cnt[ROCE_WCNT_RX_CE]++;
-	/* READ responses: our own requests caused them, pace those */
-	if (cc_is_read_response(pkt->opcode))
-		cc_react(qp, now);
-	/* UD has no connected peer to notify (not modelled) */
-	if (qp->type == ROCE_QPT_UD || qp->hdr_len == 0 ||
+	/* a READ response is notified as any packet: its sender, the
+	 * responder, paces its responses (roce_cc_resp_pace_ok()) */
+	if ((qp->type != ROCE_QPT_UD && qp->hdr_len == 0) ||
+	    (qp->type == ROCE_QPT_UD && roce_pkt_deth(pkt) == NULL) ||
 	    cc_param(dev, ROCE_CC_NP_ENABLE) == 0)
 		return;
 	if (cc->cnp_sent && now - cc->last_cnp <
@@ -564,7 +628,7 @@ roce_cc_ce_rx(struct roce_qp *qp, const struct roce_pkt *pkt, uint64_t now)
 		qp->w->cnt[ROCE_WCNT_CNP_COALESCED]++;
 		return;
 	}
-	if (cc_send_cnp(qp) != 0) {
+	if (cc_send_cnp(qp, pkt) != 0) {
 		qp->stats.tx_no_mbuf++;
 		return;
 	}
@@ -585,14 +649,21 @@ roce_cc_cnp_rx(struct roce_worker *w, const struct roce_pkt *pkt,
 
 	qp = dqpn > 1 && dqpn <= dev->qpn_mask ?
 		__atomic_load_n(&dev->qp_table[dqpn], __ATOMIC_ACQUIRE) : NULL;
+	/* RC/UC: from the connected peer; UD: from any sender (the QP's
+	 * rate is limited for all its destinations, as mlx5 does) */
 	if (qp == NULL || qp->qpn != dqpn || qp->w != w ||
-	    (qp->type != ROCE_QPT_RC && qp->type != ROCE_QPT_UC) ||
-	    memcmp(pkt->sgid, qp->path.dgid, sizeof(pkt->sgid)) != 0) {
+	    (qp->type != ROCE_QPT_RC && qp->type != ROCE_QPT_UC &&
+	     qp->type != ROCE_QPT_UD) ||
+	    (qp->type != ROCE_QPT_UD &&
+	     memcmp(pkt->sgid, qp->path.dgid, sizeof(pkt->sgid)) != 0)) {
 		w->cnt[ROCE_WCNT_RX_CNP_IGNORED]++;
 		return false;
 	}
+	/* RTR too: a responder-only QP (perftest's servers stay in RTR)
+	 * sends READ responses */
 	state = __atomic_load_n(&qp->state, __ATOMIC_ACQUIRE);
-	if (state != ROCE_QPS_RTS && state != ROCE_QPS_SQD) {
+	if (state != ROCE_QPS_RTR && state != ROCE_QPS_RTS &&
+	    state != ROCE_QPS_SQD) {
 		w->cnt[ROCE_WCNT_RX_CNP_IGNORED]++;
 		return false;
 	}
@@ -618,6 +689,8 @@ roce_qp_cc_query(const struct roce_qp *qp, struct roce_qp_cc_info *info)
 		info->rate_mbps = cc_max_kbps(qp->dev) / 1000;
 		info->target_mbps = info->rate_mbps;
 	}
+	info->min_rate_mbps = cc->min_kbps != 0 ? cc->min_kbps / 1000 :
+		cc_max_kbps(qp->dev) / 1000;
 	info->alpha = cc->alpha >> (ROCE_CC_ALPHA_SHIFT - 10);
 	info->ce_rx = qp->stats.ce_rx;
 	info->cnp_tx = qp->stats.cnp_tx;
@@ -625,5 +698,6 @@ roce_qp_cc_query(const struct roce_qp *qp, struct roce_qp_cc_info *info)
 	info->rate_cuts = qp->stats.cc_cuts;
 	info->rate_incs = qp->stats.cc_incs;
 	info->pace_stalls = qp->stats.cc_pace_stalls;
+	info->resp_pace_stalls = cc->resp_stalls;
 	return 0;
 }

@@ -100,6 +100,9 @@ struct roce_qp_cc_info {
 	uint64_t rate_cuts;	/**< rate decreases */
 	uint64_t rate_incs;	/**< rate increase events */
 	uint64_t pace_stalls;	/**< requester runs stopped by the limiter */
+	uint32_t min_rate_mbps;	/**< lowest rate since the QP was set up
+				 *   (the max rate when never limited) */
+	uint64_t resp_pace_stalls; /**< READ response runs stopped by it */
 };
 
 /**

@@ -14,7 +14,9 @@
  * - TX (roce_req.c): the send gate asks roce_cc_pace_ok() before each
  *   packet and roce_cc_charge() counts what left (a READ request is charged
  *   with the response bytes it asks for). A QP that is not rate limited
- *   pays one predictable branch.
+ *   pays one predictable branch. The responder (roce_resp.c) asks
+ *   roce_cc_resp_pace_ok() before each READ response packet and charges
+ *   it: the READ responses of a QP whose peer sent CNPs are paced too.
  * - Timers (worker heap): the rate increase timer (rp_time_reset) and the
  *   pacing wake-up, both only while the limiter is engaged; alpha decays
  *   lazily (the periods elapsed are applied at the next event).
@@ -46,6 +48,7 @@ struct roce_cc_qp {
 	uint32_t rt_kbps;	/**< target rate */
 	uint32_t max_kbps;	/**< ceiling while active */
 	uint32_t alpha;		/**< Q20 */
+	uint32_t min_kbps;	/**< lowest rate set (0: never limited) */
 	uint32_t t_stage;	/**< timer increase events since the last cut */
 	uint32_t bc_stage;	/**< byte increase events since the last cut */
 	uint64_t bytes;		/**< bytes sent toward the next byte event */
@@ -61,6 +64,9 @@ struct roce_cc_qp {
 	/* notification point */
 	uint64_t last_cnp;	/**< TSC of the last CNP sent */
 	bool cnp_sent;		/**< last_cnp is valid */
+	/* responder: READ responses wait for tokens (roce_cc_resp_pace_ok()) */
+	bool resp_wait;		/**< the pace timer re-queues the responder */
+	uint64_t resp_stalls;	/**< READ response runs stopped */
 	/* counters are in struct roce_qp_stats (ce_rx, cnp_tx, cc_*) */
 };
 
@@ -114,6 +120,23 @@ roce_cc_pace_ok(struct roce_qp *qp, const struct roce_cc_qp *cc, uint64_t now)
 }
 
 /** Requester: @p bytes left for @p qp (frame bytes; READ: response bytes). */
+/*
+ * The responder's gate before a READ response packet: true to send it;
+ * false stops its run, and the limiter's timer puts the QP back on the
+ * worker's responder list when the tokens are back. The requester and the
+ * responder of a QP draw from one bucket: the QP's rate is what it sends.
+ */
+bool roce_cc_resp_pace_check(struct roce_qp *qp, uint64_t now);
+
+static inline bool
+roce_cc_resp_pace_ok(struct roce_qp *qp, const struct roce_cc_qp *cc,
+		     uint64_t now)
+{
+	if (__builtin_expect(!cc->active, 1))
+		return true;
+	return roce_cc_resp_pace_check(qp, now);
+}
+
 static inline void
 roce_cc_charge(struct roce_qp *qp, const struct roce_cc_qp *cc, uint32_t bytes,
 	       uint64_t now)

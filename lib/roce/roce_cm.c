@@ -1239,7 +1239,8 @@ roce_cm_create(const struct roce_cm_config *cfg)
 	uint32_t i, hsize, evs;
 
 	if (cfg == NULL || cfg->dev == NULL || cfg->pool == NULL ||
-	    cfg->tx == NULL || cfg->hz == 0 || cfg->max_ids > 65536) {
+	    cfg->tx == NULL || cfg->hz == 0 || cfg->max_ids > 65536 ||
+	    cfg->selective_repeat > ROCE_CM_SR_OFF) {
 		rte_errno = EINVAL;
 		return NULL;
 	}
@@ -1518,6 +1519,7 @@ cm_rx_req(struct roce_cm *cm, const struct roce_mad_rx *rx, uint64_t now)
 	id->sr_offer = id->qp_type == ROCE_QPT_RC &&
 		(req.vendor_id & ROCE_CM_VENDOR_MASK) ==
 		ROCE_CM_VENDOR_SOFTERNIC &&
+		(req.vendor_id & ROCE_CM_VENDOR_REP) == 0 &&
 		(req.vendor_id & ROCE_CM_VENDOR_CAP_SR) != 0;
 	id->sr = false;
 	id->addr = rx->addr;
@@ -1605,10 +1607,14 @@ cm_rx_rep(struct roce_cm *cm, const struct roce_mad_rx *rx, uint64_t now)
 	id->init_depth = RTE_MIN(id->init_depth, rep.responder_resources);
 	/* the REP's RNR retry count is for the REQ sender (IBTA 12.7.37) */
 	id->rnr_retry = rep.rnr_retry_count;
-	/* selective repeat: we offered it and a softernic peer accepted */
+	/*
+	 * selective repeat: we offered it and a softernic peer accepted
+	 * (Linux's rdma_cm echoes our REQ's Vendor ID: no REP bit)
+	 */
 	id->sr = id->sr_offer &&
 		(rep.vendor_id & ROCE_CM_VENDOR_MASK) ==
 		ROCE_CM_VENDOR_SOFTERNIC &&
+		(rep.vendor_id & ROCE_CM_VENDOR_REP) != 0 &&
 		(rep.vendor_id & ROCE_CM_VENDOR_CAP_SR) != 0;
 	hk_insert(cm, id, HK_RQPN);
 	ret = qp_to_rts(cm, id);
@@ -1951,6 +1957,11 @@ conn_param_defaults(struct roce_cm *cm, const struct roce_cm_conn_param *p,
 	o->rnr_retry_count &= 7;
 	o->min_rnr_timer &= 0x1f;
 	o->local_ack_timeout &= 0x1f;
+	/* selective repeat: ROCE_CM_SR_ON or ROCE_CM_SR_OFF from here on */
+	if (o->selective_repeat != ROCE_CM_SR_ON &&
+	    o->selective_repeat != ROCE_CM_SR_OFF)
+		o->selective_repeat = cm->cfg.selective_repeat ==
+			ROCE_CM_SR_OFF ? ROCE_CM_SR_OFF : ROCE_CM_SR_ON;
 }
 
 /* The QP must be RC or UC, in RESET or INIT. */
@@ -1986,7 +1997,8 @@ roce_cm_connect(struct roce_cm *cm, const struct roce_cm_addr *src,
 
 	if (cm == NULL || src == NULL || dst == NULL || dmac == NULL ||
 	    p == NULL || out == NULL || dst->port == 0 ||
-	    src->ip_ver != dst->ip_ver)
+	    src->ip_ver != dst->ip_ver ||
+	    p->selective_repeat > ROCE_CM_SR_OFF)
 		return -EINVAL;
 	if (p->private_data_len > ROCE_CM_REQ_PRIVATE - ROCE_CM_IP_HDR_LEN)
 		return -EMSGSIZE;
@@ -2068,7 +2080,8 @@ roce_cm_connect(struct roce_cm *cm, const struct roce_cm_addr *src,
 	req.primary.hop_limit = id->hop_limit;
 	req.primary.subnet_local = id->hop_limit <= 1;
 	req.primary.local_ack_timeout = id->local_ack_timeout;
-	id->sr_offer = cp.selective_repeat && ia.qp_type == ROCE_QPT_RC;
+	id->sr_offer = cp.selective_repeat == ROCE_CM_SR_ON &&
+		ia.qp_type == ROCE_QPT_RC;
 	id->sr = false;
 	if (id->sr_offer)
 		req.vendor_id = ROCE_CM_VENDOR_SOFTERNIC | ROCE_CM_VENDOR_CAP_SR;
@@ -2106,6 +2119,7 @@ roce_cm_accept(struct roce_cm_id *id, struct roce_qp *qp,
 	int ret;
 
 	if (id == NULL || !id->in_use || p == NULL ||
+	    p->selective_repeat > ROCE_CM_SR_OFF ||
 	    (id->state != ROCE_CM_REQ_RCVD &&
 	     id->state != ROCE_CM_MRA_REQ_SENT))
 		return -EINVAL;
@@ -2130,7 +2144,7 @@ roce_cm_accept(struct roce_cm_id *id, struct roce_qp *qp,
 	id->peer_rnr_retry = cp.rnr_retry_count;
 	id->min_rnr_timer = cp.min_rnr_timer;
 	id->access = cp.qp_access_flags;
-	id->sr = id->sr_offer && cp.selective_repeat;
+	id->sr = id->sr_offer && cp.selective_repeat == ROCE_CM_SR_ON;
 	ret = qp_to_init(cm, id);
 	if (ret == 0)
 		ret = qp_to_rts(cm, id);
@@ -2154,7 +2168,8 @@ roce_cm_accept(struct roce_cm_id *id, struct roce_qp *qp,
 	rep.srq = id->srq;
 	rep.local_ca_guid = cm->cfg.ca_guid;
 	if (id->sr)
-		rep.vendor_id = ROCE_CM_VENDOR_SOFTERNIC | ROCE_CM_VENDOR_CAP_SR;
+		rep.vendor_id = ROCE_CM_VENDOR_SOFTERNIC | ROCE_CM_VENDOR_REP |
+			ROCE_CM_VENDOR_CAP_SR;
 	if (cp.private_data != NULL && cp.private_data_len != 0)
 		memcpy(rep.private_data, cp.private_data,
 		       cp.private_data_len);

@@ -168,14 +168,17 @@ struct roce_cm_rej {
 /**
  * softernic's value of the 24-bit Vendor ID of REQ and REP (Linux ≥ 5.8
  * hands it to rdma_cm applications as the ECE vendor_id and otherwise
- * ignores it; it sends 0): an unregistered company-ID-format value (its
- * first octet has the X bit set and the M bit clear, so it is no
- * assigned OUI) in the top 16 bits, capability bits in the low 8.
+ * ignores it; its REQs carry 0, and a Linux rdma_cm passive side echoes
+ * the REQ's value in its REP): an unregistered company-ID-format value
+ * (its first octet has the X bit set and the M bit clear, so it is no
+ * assigned OUI) in the top 16 bits, capability bits in the low 8. A
+ * softernic REP sets ROCE_CM_VENDOR_REP, so an echo is no answer.
  */
 enum roce_cm_vendor {
 	ROCE_CM_VENDOR_SOFTERNIC = 0x5ae700,	/**< softernic, no capability */
 	ROCE_CM_VENDOR_MASK = 0xffff00,
-	ROCE_CM_VENDOR_CAP_SR = 0x01,		/**< selective repeat offered */
+	ROCE_CM_VENDOR_CAP_SR = 0x01,		/**< selective repeat offered/accepted */
+	ROCE_CM_VENDOR_REP = 0x80,		/**< a softernic REP (not an echo) */
 };
 
 /** ConnectReply (IBTA 12.6.8). */
@@ -406,6 +409,12 @@ struct roce_cm_config {
 	uint8_t packet_life_time;	/**< 5-bit code (0: 16, ~268 ms) */
 	uint8_t mra_service_timeout;	/**< in our MRAs (0: 20) */
 	enum roce_mtu max_mtu;		/**< port MTU (0: 1024) */
+	/**
+	 * Selective repeat of the connections whose roce_cm_conn_param
+	 * leaves it at ROCE_CM_SR_DEFAULT: ROCE_CM_SR_ON or ROCE_CM_SR_OFF
+	 * (0: on; it is used only with a softernic peer that agrees).
+	 */
+	uint8_t selective_repeat;
 	uint32_t seed;			/**< comm IDs, TIDs, PSNs (0: fixed) */
 	int socket;
 };
@@ -448,6 +457,13 @@ struct roce_cm_listener *roce_cm_listen(struct roce_cm *cm,
 /** Stop listening; requests not yet answered are rejected. */
 int roce_cm_listen_stop(struct roce_cm_listener *l, uint64_t now);
 
+/** Selective repeat of a connection (roce_cm_conn_param, roce_cm_config). */
+enum roce_cm_sr {
+	ROCE_CM_SR_DEFAULT = 0,	/**< the CM's roce_cm_config::selective_repeat */
+	ROCE_CM_SR_ON = 1,	/**< offer (connect) / accept (accept) */
+	ROCE_CM_SR_OFF = 2,	/**< neither offer nor accept: go-back-N */
+};
+
 /** QP parameters of connect and accept (rdma_conn_param). */
 struct roce_cm_conn_param {
 	const void *private_data;
@@ -461,11 +477,13 @@ struct roce_cm_conn_param {
 	enum roce_mtu path_mtu;		/**< 0: the CM's max_mtu */
 	int qp_access_flags;		/**< 0: local write + remote read/write/atomic */
 	/**
-	 * RC: offer (connect) or accept selective repeat (roce_sr.h). On
-	 * only when both ends are softernic and set it (REQ/REP Vendor ID);
-	 * a Linux peer never agrees, so the QP keeps go-back-N.
+	 * RC: offer (connect) or accept selective repeat (roce_sr.h), enum
+	 * roce_cm_sr; 0 (ROCE_CM_SR_DEFAULT): the CM's default, on unless
+	 * the port turned it off. On only when both ends are softernic and
+	 * agree (REQ/REP Vendor ID); a Linux peer never does, so the QP
+	 * keeps go-back-N.
 	 */
-	bool selective_repeat;
+	uint8_t selective_repeat;
 };
 
 /**

@@ -726,7 +726,9 @@ comp_update(struct comp_ctx *c)
 		comp->rnr_retry_left = qp->attr.rnr_retry;
 		comp->retry_pending = false;
 		if (roce_req_inflight(qp) > 0 && tmo != 0)
-			comp_timer_arm(qp, &comp->retrans, c->now + tmo);
+			comp_timer_arm(qp, &comp->retrans, roce_sr_on(qp) ?
+				       roce_sr_rto(qp, c->now, tmo, false) :
+				       c->now + tmo);
 		else
 			roce_timer_cancel(comp_timers(qp), &comp->retrans);
 		roce_worker_doorbell(qp->w, qp);
@@ -907,12 +909,20 @@ comp_retrans_expired(struct roce_timer *t, uint64_t now)
 	struct roce_qp *qp = t->arg;
 	struct roce_comp_state *comp = &qp->comp;
 	uint8_t state = __atomic_load_n(&qp->state, __ATOMIC_ACQUIRE);
+	uint64_t next;
 	uint32_t idx;
 
-	RTE_SET_USED(now);
 	if ((state != ROCE_QPS_RTS && state != ROCE_QPS_SQD) ||
 	    roce_req_inflight(qp) == 0 || qp->req.wait_rnr)
 		return;
+	/* SR: RTO_low at the tail (tail-loss probe), the full timeout later */
+	if (roce_sr_on(qp)) {
+		next = roce_sr_rto_expired(qp, now);
+		if (next != 0) {
+			comp_timer_arm(qp, &comp->retrans, next);
+			return;
+		}
+	}
 	qp->stats.timeouts++;
 	if (comp->retry_left == 0) {
 		roce_comp_retire(qp);
@@ -954,7 +964,9 @@ roce_comp_sent(struct roce_qp *qp, uint64_t now)
 		return;
 	tmo = comp_timeout_tsc(qp);
 	if (tmo != 0)
-		comp_timer_arm(qp, &qp->comp.retrans, now + tmo);
+		comp_timer_arm(qp, &qp->comp.retrans, roce_sr_on(qp) ?
+			       roce_sr_rto(qp, now, tmo, true) :
+			       now + tmo);
 }
 
 void

@@ -226,6 +226,48 @@ roce_key_check_remote(const struct roce_device *dev, const struct roce_pd *pd,
 	return ROCE_OK;
 }
 
+enum roce_err
+roce_key_check_remote_cached(const struct roce_device *dev,
+			     const struct roce_pd *pd, uint32_t qpn,
+			     uint32_t rkey, uint64_t va, uint64_t len,
+			     int access, struct roce_key_ref *ref,
+			     struct roce_rkey_cache *kc)
+{
+	struct roce_key_entry e;
+	uint32_t state;
+
+	if (likely(len != 0 && kc->ref.entry != NULL && kc->rkey == rkey &&
+		   (access & ACCESS_REMOTE) != 0 &&
+		   (access & ~kc->access & ACCESS_REMOTE) == 0 &&
+		   range_inside(kc->va, kc->len, va, len) &&
+		   roce_key_ref_valid(&kc->ref))) {
+		ref->host = kc->ref.host + (va - kc->va);
+		ref->entry = kc->ref.entry;
+		ref->state = kc->ref.state;
+		return ROCE_OK;
+	}
+	if (len == 0 || dev == NULL || pd == NULL)
+		return roce_key_check_remote(dev, pd, qpn, rkey, va, len,
+					     access, ref);
+	/* the full check (roce_key_check_remote), keeping the entry */
+	if (unlikely(!key_read(dev, rkey, &e, &state)))
+		return ROCE_ERR_LOC_ACCESS;
+	if (unlikely(e.pd != pd ||
+		     (e.type == ROCE_KEY_MW && e.qpn != qpn) ||
+		     (e.type != ROCE_KEY_MR && e.type != ROCE_KEY_MW) ||
+		     (access & ~e.access & ACCESS_REMOTE) != 0 ||
+		     (access & ACCESS_REMOTE) == 0 ||
+		     !range_inside(e.va, e.length, va, len)))
+		return ROCE_ERR_LOC_ACCESS;
+	ref_set(ref, dev, rkey, e.host + (va - e.va), state);
+	ref_set(&kc->ref, dev, rkey, e.host, state);
+	kc->va = e.va;
+	kc->len = e.length;
+	kc->rkey = rkey;
+	kc->access = e.access;
+	return ROCE_OK;
+}
+
 /* ------------------------------------------------------------------ */
 /* Memory regions                                                     */
 /* ------------------------------------------------------------------ */
@@ -427,12 +469,22 @@ roce_rereg_mr(struct roce_mr *mr, int flags, struct roce_pd *pd, void *addr,
 	return 0;
 }
 
-int
-roce_dereg_mr(struct roce_mr *mr)
+/*
+ * Deregistration. @p zc_wait: refuse with -EBUSY while zero-copy frames
+ * attached to the memory are still queued (roce_dereg_mr(), whose caller
+ * frees the memory right after); false for a caller that waits for them
+ * itself after the key is gone (roce_dereg_mr_nowait(), the PMD's grace
+ * period). The count is read inside the write section, after the key's
+ * state changed; a worker that checked the key just before and attaches
+ * just after is not seen (only a grace period over the workers closes
+ * that window: rte_pmd_ernic_dereg_mr()).
+ */
+static int
+mr_dereg(struct roce_mr *mr, bool zc_wait)
 {
 	struct roce_device *dev;
 	struct roce_key_entry *e;
-	uint32_t old;
+	uint32_t old, zc;
 
 	if (mr == NULL)
 		return -EINVAL;
@@ -447,6 +499,15 @@ roce_dereg_mr(struct roce_mr *mr)
 			 mr->mw_bound);
 		return -EBUSY;
 	}
+	zc = zc_wait ? __atomic_load_n(&e->zc_refs, __ATOMIC_SEQ_CST) : 0;
+	if (zc != 0) {
+		key_write_abort(e, old);
+		rte_spinlock_unlock(&dev->ctl_lock);
+		ROCE_LOG(DEBUG, verbs,
+			 "dereg_mr: %u zero-copy frames still read the memory",
+			 zc);
+		return -EBUSY;
+	}
 	entry_clear(e);
 	/* keep the key byte: the next registration of the index bumps it */
 	key_write_end(e, old, false, KEY_BYTE(old));
@@ -455,6 +516,18 @@ roce_dereg_mr(struct roce_mr *mr)
 	roce_pd_put(mr->pd);
 	rte_free(mr);
 	return 0;
+}
+
+int
+roce_dereg_mr(struct roce_mr *mr)
+{
+	return mr_dereg(mr, true);
+}
+
+int
+roce_dereg_mr_nowait(struct roce_mr *mr)
+{
+	return mr_dereg(mr, false);
 }
 
 int

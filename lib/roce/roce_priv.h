@@ -341,6 +341,14 @@ struct roce_key_ref {
 };
 
 /**
+ * roce_dereg_mr() without its zero-copy check: the key is gone at once
+ * even while frames attached to the memory are queued; the caller waits
+ * for the entry's zc_refs itself before the memory is reused (the PMD's
+ * grace period, ernic_mr_svc.c). 0, -EINVAL, -EBUSY (windows bound).
+ */
+int roce_dereg_mr_nowait(struct roce_mr *mr);
+
+/**
  * In-flight counter of zero-copy mbufs for the entry of @p ref (NULL for
  * none): roce_txbuf_attach_ref() counts the attachment there.
  */
@@ -394,6 +402,33 @@ enum roce_err roce_key_check_remote(const struct roce_device *dev,
 				    const struct roce_pd *pd, uint32_t qpn,
 				    uint32_t rkey, uint64_t va, uint64_t len,
 				    int access, struct roce_key_ref *ref);
+
+/**
+ * The last R_Key a responder saw pass roce_key_check_remote(): the whole
+ * entry's range and rights, and the entry's state word then. One per QP
+ * (its PD and QPN are fixed), zeroed: empty.
+ */
+struct roce_rkey_cache {
+	struct roce_key_ref ref;	/**< entry, state; host of @p va */
+	uint64_t va;			/**< the entry's first address */
+	uint64_t len;			/**< and length */
+	uint32_t rkey;
+	int access;			/**< rights the entry grants */
+};
+
+/**
+ * roce_key_check_remote() with a per-QP cache: when @p rkey is the cached
+ * key and its entry's state word is unchanged (any deregistration,
+ * re-registration, invalidation or rebind changes it), the check is one
+ * load and a range/rights comparison; otherwise the full check, which
+ * refills @p kc on success. Same results as roce_key_check_remote().
+ */
+enum roce_err roce_key_check_remote_cached(const struct roce_device *dev,
+					   const struct roce_pd *pd,
+					   uint32_t qpn, uint32_t rkey,
+					   uint64_t va, uint64_t len,
+					   int access, struct roce_key_ref *ref,
+					   struct roce_rkey_cache *kc);
 
 /**
  * An atomic's VA must be 8-byte aligned (IBTA 9.4.5); the responder NAKs a

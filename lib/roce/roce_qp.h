@@ -50,6 +50,10 @@ struct roce_comp_state {
 	bool retry_pending;	/**< ...and no progress since (one round per PSN) */
 	/** SR: PSNs from comp.psn on known delivered (SACK, READ data placed) */
 	struct roce_sr_map sack;
+	/** SR: retrans runs at RTO_low; the full timeout is due then (0: not) */
+	uint64_t rto_deadline;
+	uint32_t tlp_psn;	/**< SR: tail-loss probe sent at this comp.psn... */
+	bool tlp_done;		/**< ...and no progress since (one per PSN) */
 };
 
 /* ---- responder (roce_resp.c): executes inbound requests ---- */
@@ -86,6 +90,7 @@ struct roce_resp_state {
 	uint32_t resid;		/**< WRITE: bytes left of the DMA length */
 	uint32_t rkey;
 	struct roce_key_ref wref;	/**< WRITE: checked target */
+	struct roce_rkey_cache rkc;	/**< last R_Key that passed */
 	struct roce_recv_wqe *rwqe;	/**< SEND: receive WQE being filled */
 	uint32_t recv_off;	/**< SEND: bytes placed so far */
 	bool rwqe_from_srq;
@@ -139,6 +144,7 @@ struct roce_qp_stats {
 	uint64_t gbn_retx_pkts;		/**< packets resent by go-back-N (SR off) */
 	uint64_t sr_skipped;		/**< PSNs a round did not resend */
 	uint64_t sr_srx_drops;		/**< SR extension on a QP without SR */
+	uint64_t sr_tail_probes;	/**< RTO_low expiries that resent a tail */
 };
 
 struct roce_qp {

@@ -143,65 +143,78 @@ req_ud_path_fields(const struct roce_qp *qp, const struct roce_ah_attr *ah,
 	return ROCE_OK;
 }
 
+/* req_op_tab[][][pos]: pos = first << 1 | last (MIDDLE, LAST, FIRST, ONLY) */
+#define REQ_OP_POS(m, l, f, o) { (m), (l), (f), (o) }
+#define REQ_OP_ALL(op) REQ_OP_POS(op, op, op, op)
+#define REQ_OP_NONE REQ_OP_ALL(-1)
+#define REQ_OP_SEND(b, last, only) REQ_OP_POS((b) + ROCE_OP_RC_SEND_MIDDLE, \
+	(b) + (last), (b) + ROCE_OP_RC_SEND_FIRST, (b) + (only))
+#define REQ_OP_WRITE(b, last, only) REQ_OP_POS((b) + ROCE_OP_RC_RDMA_WRITE_MIDDLE, \
+	(b) + (last), (b) + ROCE_OP_RC_RDMA_WRITE_FIRST, (b) + (only))
+#define REQ_OP_RC_UC(b) \
+	[ROCE_WR_RDMA_WRITE] = REQ_OP_WRITE(b, ROCE_OP_RC_RDMA_WRITE_LAST, \
+					    ROCE_OP_RC_RDMA_WRITE_ONLY), \
+	[ROCE_WR_RDMA_WRITE_WITH_IMM] = REQ_OP_WRITE(b, \
+		ROCE_OP_RC_RDMA_WRITE_LAST_IMM, ROCE_OP_RC_RDMA_WRITE_ONLY_IMM), \
+	[ROCE_WR_SEND] = REQ_OP_SEND(b, ROCE_OP_RC_SEND_LAST, \
+				     ROCE_OP_RC_SEND_ONLY), \
+	[ROCE_WR_SEND_WITH_IMM] = REQ_OP_SEND(b, ROCE_OP_RC_SEND_LAST_IMM, \
+					      ROCE_OP_RC_SEND_ONLY_IMM), \
+	[ROCE_WR_LOCAL_INV] = REQ_OP_NONE, \
+	[ROCE_WR_BIND_MW] = REQ_OP_NONE
+
+/*
+ * The BTH opcode of each packet position of a WR, by QP type (RC, UC, UD)
+ * and WR opcode: one load per packet instead of a switch (req_opcode()).
+ * -1: an operation the transport does not have (IETH on RC only, IBTA
+ * 9.3.8; READ and atomics on RC only; UD is SEND ONLY, IBTA 9.8.2).
+ */
+static const int8_t req_op_tab[3][ROCE_WR_OPCODE_MAX][4] = {
+	[ROCE_QPT_RC - ROCE_QPT_RC] = {
+		REQ_OP_RC_UC(ROCE_OP_RC_SEND_FIRST),
+		[ROCE_WR_RDMA_READ] = REQ_OP_ALL(ROCE_OP_RC_RDMA_READ_REQUEST),
+		[ROCE_WR_ATOMIC_CMP_AND_SWP] = REQ_OP_ALL(ROCE_OP_RC_COMPARE_SWAP),
+		[ROCE_WR_ATOMIC_FETCH_AND_ADD] = REQ_OP_ALL(ROCE_OP_RC_FETCH_ADD),
+		[ROCE_WR_SEND_WITH_INV] = REQ_OP_SEND(ROCE_OP_RC_SEND_FIRST,
+						      ROCE_OP_RC_SEND_LAST_INV,
+						      ROCE_OP_RC_SEND_ONLY_INV),
+	},
+	[ROCE_QPT_UC - ROCE_QPT_RC] = {
+		REQ_OP_RC_UC(ROCE_OP_UC_SEND_FIRST),
+		[ROCE_WR_RDMA_READ] = REQ_OP_NONE,
+		[ROCE_WR_ATOMIC_CMP_AND_SWP] = REQ_OP_NONE,
+		[ROCE_WR_ATOMIC_FETCH_AND_ADD] = REQ_OP_NONE,
+		[ROCE_WR_SEND_WITH_INV] = REQ_OP_NONE,
+	},
+	[ROCE_QPT_UD - ROCE_QPT_RC] = {
+		[ROCE_WR_RDMA_WRITE] = REQ_OP_NONE,
+		[ROCE_WR_RDMA_WRITE_WITH_IMM] = REQ_OP_NONE,
+		[ROCE_WR_SEND] = REQ_OP_ALL(ROCE_OP_UD_SEND_ONLY),
+		[ROCE_WR_SEND_WITH_IMM] = REQ_OP_ALL(ROCE_OP_UD_SEND_ONLY_IMM),
+		[ROCE_WR_RDMA_READ] = REQ_OP_NONE,
+		[ROCE_WR_ATOMIC_CMP_AND_SWP] = REQ_OP_NONE,
+		[ROCE_WR_ATOMIC_FETCH_AND_ADD] = REQ_OP_NONE,
+		[ROCE_WR_LOCAL_INV] = REQ_OP_NONE,
+		[ROCE_WR_BIND_MW] = REQ_OP_NONE,
+		[ROCE_WR_SEND_WITH_INV] = REQ_OP_NONE,
+	},
+};
+
 /**
  * BTH opcode of a packet of @p wqe on a QP of @p type (IBTA 9.2.1 table
  * 38). @p first / @p last say where the packet lies in the message.
  * Returns -1 for an operation the transport does not have.
  */
-static int
+static inline int
 req_opcode(uint8_t type, const struct roce_send_wqe *wqe, bool first,
 	   bool last)
 {
-	uint8_t base = type == ROCE_QPT_UC ? ROCE_OP_UC_SEND_FIRST :
-					     ROCE_OP_RC_SEND_FIRST;
-	bool only = first && last;
+	unsigned int t = (unsigned int)type - ROCE_QPT_RC;
 
-	if (type == ROCE_QPT_UD) {
-		if (wqe->opcode == ROCE_WR_SEND)
-			return ROCE_OP_UD_SEND_ONLY;
-		if (wqe->opcode == ROCE_WR_SEND_WITH_IMM)
-			return ROCE_OP_UD_SEND_ONLY_IMM;
+	if (unlikely(t >= RTE_DIM(req_op_tab) ||
+		     (unsigned int)wqe->opcode >= ROCE_WR_OPCODE_MAX))
 		return -1;
-	}
-	switch (wqe->opcode) {
-	case ROCE_WR_SEND:
-	case ROCE_WR_SEND_WITH_IMM:
-		if (!last)
-			return base + (first ? ROCE_OP_RC_SEND_FIRST :
-					       ROCE_OP_RC_SEND_MIDDLE);
-		if (wqe->opcode == ROCE_WR_SEND)
-			return base + (only ? ROCE_OP_RC_SEND_ONLY :
-					      ROCE_OP_RC_SEND_LAST);
-		return base + (only ? ROCE_OP_RC_SEND_ONLY_IMM :
-				      ROCE_OP_RC_SEND_LAST_IMM);
-	case ROCE_WR_SEND_WITH_INV:
-		/* IETH exists on RC only (IBTA 9.3.8) */
-		if (type != ROCE_QPT_RC)
-			return -1;
-		if (!last)
-			return first ? ROCE_OP_RC_SEND_FIRST :
-				       ROCE_OP_RC_SEND_MIDDLE;
-		return only ? ROCE_OP_RC_SEND_ONLY_INV :
-			      ROCE_OP_RC_SEND_LAST_INV;
-	case ROCE_WR_RDMA_WRITE:
-	case ROCE_WR_RDMA_WRITE_WITH_IMM:
-		if (!last)
-			return base + (first ? ROCE_OP_RC_RDMA_WRITE_FIRST :
-					       ROCE_OP_RC_RDMA_WRITE_MIDDLE);
-		if (wqe->opcode == ROCE_WR_RDMA_WRITE)
-			return base + (only ? ROCE_OP_RC_RDMA_WRITE_ONLY :
-					      ROCE_OP_RC_RDMA_WRITE_LAST);
-		return base + (only ? ROCE_OP_RC_RDMA_WRITE_ONLY_IMM :
-				      ROCE_OP_RC_RDMA_WRITE_LAST_IMM);
-	case ROCE_WR_RDMA_READ:
-		return type == ROCE_QPT_RC ? ROCE_OP_RC_RDMA_READ_REQUEST : -1;
-	case ROCE_WR_ATOMIC_CMP_AND_SWP:
-		return type == ROCE_QPT_RC ? ROCE_OP_RC_COMPARE_SWAP : -1;
-	case ROCE_WR_ATOMIC_FETCH_AND_ADD:
-		return type == ROCE_QPT_RC ? ROCE_OP_RC_FETCH_ADD : -1;
-	default:
-		return -1;
-	}
+	return req_op_tab[t][wqe->opcode][(unsigned int)first << 1 | last];
 }
 
 /**

@@ -269,8 +269,14 @@ res_at(const struct roce_resp_state *r, uint32_t i)
 /*
  * A new resource at the tail. The oldest one is reused when the ring is
  * full and it has nothing left to send (it stays only for duplicate
- * replay); a ring full of unanswered requests means the requester went
- * past our max_dest_rd_atomic: NULL.
+ * replay), or when what it sends is a replay (IBTA 9.7.5.1.5): a new
+ * request beyond a full ring tells that the requester, which keeps at most
+ * max_rd_atomic outstanding, has completed the oldest one, so the
+ * duplicate that started the replay came late (a retry after a spurious
+ * timeout) and nobody waits for it; rxe reuses the oldest resource the
+ * same way. A full ring whose oldest request is still being answered for
+ * the first time means the requester went past our max_dest_rd_atomic:
+ * NULL (invalid request).
  */
 static struct roce_resp_res *
 res_new(struct roce_resp_state *r)
@@ -280,7 +286,8 @@ res_new(struct roce_resp_state *r)
 	if (r->res == NULL || r->res_cap == 0)
 		return NULL;
 	if (r->res_count == r->res_cap) {
-		if (res_at(r, 0)->pending)
+		res = res_at(r, 0);
+		if (res->pending && !res->replay)
 			return NULL;
 		r->res_head = (r->res_head + 1) % r->res_cap;
 		r->res_count--;
@@ -706,8 +713,9 @@ step_check_rkey(struct resp_ctx *c)
 	c->host = NULL;
 	memset(&c->kref, 0, sizeof(c->kref));
 	if (len != 0) {
-		if (roce_key_check_remote(qp->dev, qp->pd, qp->qpn, rkey, va,
-					  len, access, &ref) != ROCE_OK) {
+		if (roce_key_check_remote_cached(qp->dev, qp->pd, qp->qpn,
+						 rkey, va, len, access, &ref,
+						 &r->rkc) != ROCE_OK) {
 			c->err = ROCE_ERR_LOC_ACCESS;
 			c->cnt = ROCE_WCNT_RESP_REM_ACCESS;
 			return RESP_ERROR;
@@ -1332,7 +1340,6 @@ roce_resp_run(struct roce_qp *qp, uint64_t now)
 	int sent = 0;
 	uint32_t i;
 
-	RTE_SET_USED(now);
 	/* IBTA 10.3.1: RESET, INIT and ERR send no responses */
 	if (unlikely(state == ROCE_QPS_ERR || state <= ROCE_QPS_INIT)) {
 		r->ack_pending = false;
@@ -1344,10 +1351,16 @@ roce_resp_run(struct roce_qp *qp, uint64_t now)
 	for (i = 0; i < r->res_count; i++) {
 		res = res_at(r, i);
 		while (res->pending && sent < RESP_BUDGET) {
-			int rc = res->opcode == ROCE_OP_RC_RDMA_READ_REQUEST ?
-				resp_send_read(qp, res) :
-				resp_send_atomic_ack(qp, res);
+			bool rd = res->opcode == ROCE_OP_RC_RDMA_READ_REQUEST;
+			uint32_t len = res->length - res->cur_off;
+			int rc;
 
+			/* DCQCN (roce_cc.c): a limited QP paces its READ
+			 * responses; its timer re-queues the QP */
+			if (rd && !roce_cc_resp_pace_ok(qp, &qp->cc, now))
+				return sent;
+			rc = rd ? resp_send_read(qp, res) :
+				resp_send_atomic_ack(qp, res);
 			if (unlikely(rc == -EACCES)) {
 				resp_read_revoked(qp, res);
 				break;
@@ -1355,6 +1368,9 @@ roce_resp_run(struct roce_qp *qp, uint64_t now)
 			if (rc != 0)
 				goto again;
 			sent++;
+			if (rd)
+				roce_cc_charge(qp, &qp->cc, RTE_MIN(len,
+					roce_qp_mtu(qp)) + qp->hdr_len + 20u, now);
 		}
 		if (res->pending)
 			goto again;
@@ -1398,6 +1414,7 @@ roce_resp_reset(struct roce_qp *qp)
 	r->resid = 0;
 	r->rkey = 0;
 	memset(&r->wref, 0, sizeof(r->wref));
+	memset(&r->rkc, 0, sizeof(r->rkc));
 	r->rwqe = NULL;
 	r->recv_off = 0;
 	r->rwqe_from_srq = false;

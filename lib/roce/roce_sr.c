@@ -9,6 +9,8 @@
 #include <string.h>
 
 #include <rte_byteorder.h>
+#include <rte_common.h>
+#include <rte_cycles.h>
 #include <rte_mbuf.h>
 
 #include "roce_engine.h"
@@ -470,10 +472,90 @@ roce_sr_comp_read_merge(struct roce_qp *qp, uint32_t last_psn)
 	return n;
 }
 
+/* ------------------------------------------------------------------ */
+/* Tail loss (IRN RTO_low)                                            */
+/* ------------------------------------------------------------------ */
+
+/*
+ * At the tail: a few PSNs unacknowledged and unSACKed, no probe yet.
+ * @p sending: the packet at req.psn is being sent (not yet counted).
+ */
+static bool
+sr_tail(struct roce_qp *qp, bool sending)
+{
+	struct roce_comp_state *comp = &qp->comp;
+	uint32_t out = roce_req_inflight(qp);
+	uint32_t cur = roce_psn_offset(qp->req.psn, comp->psn);
+
+	if (comp->tlp_done && comp->tlp_psn == comp->psn)
+		return false;
+	if (sending && cur < ROCE_PSN_HALF && cur + 1 > out)
+		out = cur + 1;
+	roce_sr_map_advance(&comp->sack, comp->psn);
+	out = out > comp->sack.count ? out - comp->sack.count : 0;
+	return out > 0 && out <= ROCE_SR_TLP_PKTS;
+}
+
+uint64_t
+roce_sr_rto_low(uint64_t tmo)
+{
+	uint64_t us = rte_get_tsc_hz() / 1000000;
+	uint64_t low = tmo >> ROCE_SR_RTO_LOW_SHIFT;
+	uint64_t lo = RTE_MIN(tmo, ROCE_SR_RTO_LOW_MIN_US * us);
+
+	low = RTE_MAX(low, lo);
+	return RTE_MIN(low, ROCE_SR_RTO_LOW_MAX_US * us);
+}
+
+uint64_t
+roce_sr_rto(struct roce_qp *qp, uint64_t now, uint64_t tmo, bool sending)
+{
+	uint64_t low;
+
+	qp->comp.rto_deadline = 0;
+	if (!sr_tail(qp, sending))
+		return now + tmo;
+	low = roce_sr_rto_low(tmo);
+	if (low >= tmo)
+		return now + tmo;
+	qp->comp.rto_deadline = now + tmo;
+	return now + low;
+}
+
+uint64_t
+roce_sr_rto_expired(struct roce_qp *qp, uint64_t now)
+{
+	struct roce_comp_state *comp = &qp->comp;
+	uint64_t deadline = comp->rto_deadline;
+
+	comp->rto_deadline = 0;
+	if (deadline == 0 || deadline <= now)
+		return 0;	/* the local ACK timeout itself */
+	if (sr_tail(qp, false)) {
+		/*
+		 * The last packets (or their ACK) are lost and nothing behind
+		 * them will produce a SACK: resend what is not SACKed, once
+		 * for this comp.psn, as a timeout round does, but without
+		 * consuming a retry or cutting the loss window.
+		 */
+		comp->tlp_done = true;
+		comp->tlp_psn = comp->psn;
+		comp->retry_pending = true;
+		comp->retry_psn = comp->psn;
+		roce_sr_round(qp, true);
+		qp->req.need_retry = true;
+		qp->stats.sr_tail_probes++;
+		roce_worker_doorbell(qp->w, qp);
+	}
+	return deadline;
+}
+
 void
 roce_sr_reset(struct roce_qp *qp)
 {
 	roce_sr_map_reset(&qp->comp.sack, qp->comp.psn);
 	roce_sr_map_reset(&qp->resp.ooo, qp->resp.epsn);
 	qp->req.sr_skip_from = qp->req.psn_hwm;
+	qp->comp.rto_deadline = 0;
+	qp->comp.tlp_done = false;
 }

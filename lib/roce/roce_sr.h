@@ -22,7 +22,12 @@
  *   up to the highest SACKed PSN (the rest is still in flight), after a
  *   timeout everything not SACKed;
  * - the completer places READ response packets that arrive ahead of
- *   comp.psn at their offset and asks again only for the gap.
+ *   comp.psn at their offset and asks again only for the gap;
+ * - tail loss (IRN's RTO_low): while at most ROCE_SR_TLP_PKTS PSNs are
+ *   unacknowledged and not SACKed, the one retransmission timer of the QP
+ *   runs at RTO_low (a fraction of the local ACK timeout); when it expires
+ *   those PSNs are resent once (a tail-loss probe: no retry is consumed,
+ *   the loss window is kept) and the full timeout stays due as before.
  * Acknowledgements, MSNs and completions stay cumulative and in order.
  *
  * The extension is flagged by ROCE_BTH_APSN_SRX in the BTH and described
@@ -47,6 +52,14 @@ enum {
 	/** PSNs a map covers: the reorder window of both ends. */
 	ROCE_SR_WINDOW = 256,
 	ROCE_SR_WORDS = ROCE_SR_WINDOW / 64,
+	/** Tail: at most this many PSNs unacknowledged and unSACKed (IRN N) */
+	ROCE_SR_TLP_PKTS = 3,
+	/** RTO_low: the local ACK timeout divided by 2^this... */
+	ROCE_SR_RTO_LOW_SHIFT = 4,
+	/** ...but at least this (or the timeout when shorter)... */
+	ROCE_SR_RTO_LOW_MIN_US = 100,
+	/** ...and at most this */
+	ROCE_SR_RTO_LOW_MAX_US = 10000,
 };
 
 /** A window of PSNs, one bit each. */
@@ -205,6 +218,34 @@ bool roce_sr_comp_read_ooo(struct roce_qp *qp, uint32_t psn);
  * @return the PSNs passed
  */
 uint32_t roce_sr_comp_read_merge(struct roce_qp *qp, uint32_t last_psn);
+
+/**
+ * RTO_low for a local ACK timeout of @p tmo TSC cycles (tmo >>
+ * ROCE_SR_RTO_LOW_SHIFT within [ROCE_SR_RTO_LOW_MIN_US,
+ * ROCE_SR_RTO_LOW_MAX_US]); @p tmo itself or more means no RTO_low.
+ */
+uint64_t roce_sr_rto_low(uint64_t tmo);
+
+/**
+ * Completer, arming the retransmission timer of an SR QP at @p now for a
+ * local ACK timeout of @p tmo cycles: the deadline to arm. At the tail
+ * (at most ROCE_SR_TLP_PKTS PSNs unacknowledged and unSACKed, no probe yet
+ * at comp.psn) it is now + RTO_low and comp.rto_deadline keeps now + @p tmo;
+ * otherwise now + @p tmo. @p sending: called as the packet at req.psn is
+ * sent (roce_comp_sent(), before req.psn_hwm counts it).
+ */
+uint64_t roce_sr_rto(struct roce_qp *qp, uint64_t now, uint64_t tmo,
+		     bool sending);
+
+/**
+ * Completer, the retransmission timer of an SR QP expired at @p now. When
+ * it ran at RTO_low: at the tail, the unSACKed PSNs are resent once (a
+ * tail-loss probe, counted in sr_tail_probes); either way the full
+ * timeout is still due.
+ * @return the deadline to re-arm the timer at, 0 when this expiry is the
+ *   local ACK timeout itself (handle it as such)
+ */
+uint64_t roce_sr_rto_expired(struct roce_qp *qp, uint64_t now);
 
 /** Reset the SR state of the three engines (RESET->INIT, RTR, RTS). */
 void roce_sr_reset(struct roce_qp *qp);

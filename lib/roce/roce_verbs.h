@@ -226,7 +226,15 @@ enum roce_rereg_flags {
 /** Re-register: new keys are issued, the old ones fail from now on. */
 int roce_rereg_mr(struct roce_mr *mr, int flags, struct roce_pd *pd,
 		  void *addr, size_t length, int access);
-/** -EBUSY while memory windows are bound to it. */
+/**
+ * Deregister @p mr. -EBUSY, the MR unchanged and still usable, while
+ * memory windows are bound to it or while zero-copy frames built from its
+ * memory (a queued retransmission, a READ response) are still held by the
+ * port's queues or the peer: poll the port (or let its lcores run) and
+ * call again. After 0 the memory may be freed, provided no worker is
+ * building a packet from it at that moment (deregister once the WRs using
+ * it have completed; rte_pmd_ernic_dereg_mr() also waits for the workers).
+ */
 int roce_dereg_mr(struct roce_mr *mr);
 
 /** Memory window types (IBTA 10.6.7); this device offers type 2. */

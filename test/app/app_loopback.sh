@@ -76,6 +76,10 @@ grep -q 'BW peak\[Gb/sec\]' "$out" || fail "--report_gbits: no Gb/sec titles"
 run "read_bw" 1 "$bw_row" read_bw -s 65536 -n 200
 run "send_bw" 1 "$bw_row" send_bw -s 4096 -n 500
 run "send_bw -b" 1 "$bw_row" send_bw -s 1024 -n 200 -b
+# -D with 16 receives per QP (and 128 SENDs in flight): the server's clock
+# ends while the client still sends; it must keep reposting receives until
+# the closing handshake (before: RNR for ever, the 64-QP bench rows hung)
+run "send_bw -D 2 -r 16 -q 4" 1 "$bw_row" send_bw -s 64 -q 4 -D 2 -r 16
 run "atomic_bw" 1 "$bw_row" atomic_bw -n 200
 # -R: rdma_cm between the two ports (IB CM on QP1, comm QP, DREQ/DREP and
 # timewait before the exit)

@@ -72,3 +72,50 @@ test_rc_end_destroy(uint16_t port, struct roce_pd *pd, struct roce_cq *cq,
 	rte_eth_dev_stop(port);
 	rte_eth_dev_close(port);
 }
+
+int
+test_rc_connect(struct roce_qp *qp, uint16_t peer, const uint8_t *dmac,
+		uint32_t dqpn, enum roce_mtu mtu, uint8_t timeout)
+{
+	struct roce_qp_attr a;
+	int ret;
+
+	memset(&a, 0, sizeof(a));
+	a.qp_state = ROCE_QPS_INIT;
+	a.port_num = 1;
+	a.qp_access_flags = ROCE_ACCESS_LOCAL_WRITE | ROCE_ACCESS_REMOTE_WRITE;
+	ret = roce_modify_qp(qp, &a, ROCE_QP_STATE | ROCE_QP_PKEY_INDEX |
+			     ROCE_QP_PORT | ROCE_QP_ACCESS_FLAGS);
+	if (ret != 0)
+		return ret;
+	memset(&a, 0, sizeof(a));
+	a.qp_state = ROCE_QPS_RTR;
+	ret = rte_pmd_ernic_gid(peer, 1, &a.ah_attr.dgid);
+	if (ret != 0)
+		return ret;
+	memcpy(a.ah_attr.dmac, dmac, 6);
+	a.ah_attr.sgid_index = 1;
+	a.ah_attr.hop_limit = 64;
+	a.ah_attr.port_num = 1;
+	a.path_mtu = mtu;
+	a.dest_qp_num = dqpn;
+	a.rq_psn = 100;
+	a.max_dest_rd_atomic = 1;
+	a.min_rnr_timer = 1;
+	ret = roce_modify_qp(qp, &a, ROCE_QP_STATE | ROCE_QP_AV |
+			     ROCE_QP_PATH_MTU | ROCE_QP_DEST_QPN |
+			     ROCE_QP_RQ_PSN | ROCE_QP_MAX_DEST_RD_ATOMIC |
+			     ROCE_QP_MIN_RNR_TIMER);
+	if (ret != 0)
+		return ret;
+	memset(&a, 0, sizeof(a));
+	a.qp_state = ROCE_QPS_RTS;
+	a.sq_psn = 100;
+	a.timeout = timeout;
+	a.retry_cnt = 7;
+	a.rnr_retry = 7;
+	a.max_rd_atomic = 1;
+	return roce_modify_qp(qp, &a, ROCE_QP_STATE | ROCE_QP_SQ_PSN |
+			      ROCE_QP_TIMEOUT | ROCE_QP_RETRY_CNT |
+			      ROCE_QP_RNR_RETRY | ROCE_QP_MAX_QP_RD_ATOMIC);
+}

@@ -10,9 +10,7 @@
 
 #include <stdint.h>
 
-struct roce_pd;
-struct roce_cq;
-struct roce_qp;
+#include "roce_verbs.h"
 
 /**
  * Create net_ring ports "net_ring_<a>" and "net_ring_<b>" joined back to
@@ -30,6 +28,16 @@ int test_ring_link(const char *a, const char *b);
 int test_rc_end_create(uint16_t port, uint32_t cq_depth, uint32_t send_wr,
 		       uint32_t recv_wr, struct roce_pd **pd,
 		       struct roce_cq **cq, struct roce_qp **qp);
+
+/**
+ * Take RC QP @p qp through INIT, RTR and RTS, connected to QP @p dqpn of
+ * net_ernic port @p peer (its GID index 1, MAC @p dmac) with static
+ * attributes: PSNs 100, path MTU @p mtu, local ACK timeout @p timeout,
+ * retry and RNR retry 7, one READ/atomic each way, remote WRITE allowed.
+ * Returns 0 or roce_modify_qp()'s / rte_pmd_ernic_gid()'s negative errno.
+ */
+int test_rc_connect(struct roce_qp *qp, uint16_t peer, const uint8_t *dmac,
+		    uint32_t dqpn, enum roce_mtu mtu, uint8_t timeout);
 
 /** Destroy what test_rc_end_create() made, then stop and close @p port. */
 void test_rc_end_destroy(uint16_t port, struct roce_pd *pd, struct roce_cq *cq,

@@ -6,9 +6,12 @@
  * case (test/interop/run-case.sh) and checked itself by the
  * pcapcheck_selftest case.
  *
- *   pcap_icrc_check [--min N] [--require-src A.B.C.D]... [-v] FILE.pcap
+ *   pcap_icrc_check [--min N] [--require-src A.B.C.D]... [--no-srx] [-v] FILE.pcap
  *
  * --min N           at least N RoCEv2 frames (default 1)
+ * --no-srx          fail on any frame carrying softernic's selective
+ *                   repeat extension (BTH bit 30, roce_sr.h): a peer that
+ *                   is not softernic never negotiates it
  * --require-src IP  at least one RoCEv2 frame from IP (repeatable): proves
  *                   that both ends' frames were seen and verified
  * -v                one line per RoCEv2 frame
@@ -60,6 +63,7 @@ struct check {
 	uint64_t parse_err;
 	uint64_t icrc_ok;
 	uint64_t icrc_bad;
+	uint64_t srx;		/**< frames with the SR extension */
 	uint64_t reported;
 	uint64_t parse_reason[ROCE_PARSE_REASON_MAX];
 	struct src_stats src[MAX_SRC];
@@ -187,6 +191,8 @@ one_frame(struct check *c, const struct pcap_pkthdr *h, const uint8_t *data)
 		s->frames++;
 		s->ops[pkt.opcode]++;
 	}
+	if (pkt.op->flags & ROCE_OPF_SRX)
+		c->srx++;
 	ret = roce_icrc_verify_mbuf(m, pkt.l3_off);
 	if (ret == 0) {
 		c->icrc_ok++;
@@ -212,7 +218,7 @@ one_frame(struct check *c, const struct pcap_pkthdr *h, const uint8_t *data)
 static void
 usage(FILE *f)
 {
-	fprintf(f, "usage: pcap_icrc_check [--min N] [--require-src A.B.C.D]... [-v] FILE.pcap\n");
+	fprintf(f, "usage: pcap_icrc_check [--min N] [--require-src A.B.C.D]... [--no-srx] [-v] FILE.pcap\n");
 }
 
 int
@@ -221,6 +227,7 @@ main(int argc, char **argv)
 	static const struct option lopts[] = {
 		{ "min", required_argument, NULL, 'm' },
 		{ "require-src", required_argument, NULL, 'r' },
+		{ "no-srx", no_argument, NULL, 's' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -234,6 +241,7 @@ main(int argc, char **argv)
 	uint32_t require[MAX_REQUIRE];
 	unsigned int nreq = 0, i, op;
 	unsigned long min = 1;
+	bool no_srx = false;
 	char errbuf[PCAP_ERRBUF_SIZE], a[INET_ADDRSTRLEN];
 	struct pcap_pkthdr *h;
 	const uint8_t *data;
@@ -255,6 +263,9 @@ main(int argc, char **argv)
 				return 2;
 			}
 			nreq++;
+			break;
+		case 's':
+			no_srx = true;
 			break;
 		case 'v':
 			c.verbose = true;
@@ -323,8 +334,14 @@ main(int argc, char **argv)
 	printf("ICRC verified: %" PRIu64 "/%" PRIu64 " match; parse errors %" PRIu64 ", truncated %" PRIu64 "\n",
 	       c.icrc_ok, c.roce, c.parse_err, c.truncated);
 
+	printf("selective repeat extension: %" PRIu64 " frames\n", c.srx);
 	ok = c.icrc_bad == 0 && c.parse_err == 0 && c.truncated == 0 &&
 	     c.roce >= min && c.icrc_ok == c.roce;
+	if (no_srx && c.srx != 0) {
+		printf("FAIL: %" PRIu64 " frames carry the selective repeat extension (--no-srx)\n",
+		       c.srx);
+		ok = false;
+	}
 	if (c.roce < min)
 		printf("FAIL: %" PRIu64 " RoCEv2 frames, expected at least %lu\n",
 		       c.roce, min);

@@ -4,7 +4,8 @@
 # suite pass a good capture and fail bad ones. Needs no root.
 #   pcap_icrc_check (lib/roce parser + ICRC):
 #     good: ../shared/vectors/rocev2-frames.pcap (every frame has a correct ICRC)
-#     bad:  one payload byte flipped, a truncated capture, a missing source
+#     bad:  one payload byte flipped, a truncated capture, a missing source,
+#           a frame with the selective repeat flag (--no-srx)
 #   iop_tshark_check (harness.sh): the same good capture; bad: a UDP length
 #     that overruns the frame (tshark: malformed), a truncated capture
 set -uo pipefail
@@ -38,6 +39,20 @@ expect 1 "ICRC MISMATCH" "one flipped payload bit fails the ICRC check" "$CHECK"
 expect 1 "FAIL: no RoCEv2 frame from 198.18.0.9" "a missing source fails" \
 	"$CHECK" --require-src 198.18.0.9 "$GOOD"
 expect 1 "expected at least" "--min above the frame count fails" "$CHECK" --min $((nframes + 1)) "$GOOD"
+expect 0 "selective repeat extension: 0 frames" "--no-srx passes a capture without SR frames" \
+	"$CHECK" --no-srx "$GOOD"
+# frame 8 (RC_RDMA_WRITE_ONLY, IPv4): set BTH bit 30, softernic's selective
+# repeat flag (BTH byte 8 at frame offset 14 + 20 + 8 + 8 = 50)
+off=24
+for i in 1 2 3 4 5 6 7; do
+	len=$(od -An -tu4 -j $((off + 8)) -N4 "$GOOD" | tr -d ' ')
+	off=$((off + 16 + len))
+done
+cp "$GOOD" "$TMP/srx.pcap"
+b=$(od -An -tu1 -j $((off + 16 + 50)) -N1 "$GOOD" | tr -d ' ')
+printf "\\$(printf '%03o' $((b | 0x40)))" | dd of="$TMP/srx.pcap" bs=1 seek=$((off + 16 + 50)) conv=notrunc 2>/dev/null
+expect 1 "frames carry the selective repeat extension" "--no-srx fails a frame with the SR flag" \
+	"$CHECK" --no-srx "$TMP/srx.pcap"
 if command -v editcap > /dev/null; then
 	editcap -s 60 "$GOOD" "$TMP/short.pcap" 2>/dev/null
 	expect 1 "truncated capture" "a capture cut at 60 bytes fails" "$CHECK" "$TMP/short.pcap"

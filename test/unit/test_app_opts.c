@@ -174,6 +174,12 @@ test_every_flag(void)
 	expect_ok("write_bw --loopback -bN", &o);
 	CU_ASSERT(o.loopback);
 	CU_ASSERT(o.bidir && o.no_peak);
+	CU_ASSERT(!o.sr && !o.no_sr);	/* the default: per connection kind */
+	expect_ok("write_bw --loopback --no_sr", &o);
+	CU_ASSERT(o.no_sr && !o.sr);
+	expect_ok("write_bw --sr 10.0.0.1", &o);
+	CU_ASSERT(o.sr && !o.no_sr);
+	expect_err("write_bw --sr --no_sr", "--sr and --no_sr contradict each other");
 
 	/* -e: completion events; -i --loopback: the prompt with the pair */
 	expect_ok("send_lat -e -s 64", &o);

@@ -923,6 +923,253 @@ test_cnp_ignored(void)
 	env_destroy(e);
 }
 
+/* ------------------------------------------------------------------ */
+/* READ responses: the responder is the reaction point                */
+/* ------------------------------------------------------------------ */
+
+/* One cut to 200 Mbit/s at the first CNP, then no change. */
+static const uint32_t one_cut[][2] = {
+	{ ROCE_CC_LINE_RATE, 100000 },
+	{ ROCE_CC_RP_RATE_TO_SET_ON_FIRST_CNP, 400 },
+	{ ROCE_CC_RP_MIN_DEC_FAC, 50 },
+	{ ROCE_CC_RP_INITIAL_ALPHA_VALUE, 1023 },
+	{ ROCE_CC_RP_GD, 10 },
+	{ ROCE_CC_RP_TIME_RESET, 10000000 },
+	{ ROCE_CC_RP_BYTE_RESET, 0 },
+	{ ROCE_CC_RP_RATE_REDUCE_MONITOR_PERIOD, 1000000 },
+};
+
+/*
+ * The READ responses cross a link that marks every frame: the requester
+ * (the NP) sends CNPs to the responder's QP, which (its RP) paces its
+ * responses to 200 Mbit/s; the requester does not cut its own rate. A
+ * first CNP injected before the READs engages the responder's limiter
+ * from the start (the marked responses then keep it there: one cut per
+ * monitor period of 1 s), so the whole transfer runs at the cut rate.
+ */
+static void
+test_read_resp_paced(void)
+{
+	static const struct fake_link_bneck mark_all = {
+		.rate_mbps = 10000, .limit_bytes = 4u << 20,
+	};
+	struct env *e = env_create(13, 1, ROCE_MTU_4096, one_cut,
+				   RTE_DIM(one_cut));
+	struct roce_qp_cc_info req, rsp;
+	struct ecn_seen s;
+	uint64_t t0, us, expect;
+	struct flow *f;
+	uint32_t k;
+
+	CU_ASSERT_FATAL(e != NULL);
+	f = &e->f[0];
+	memset(&s, 0, sizeof(s));
+	fake_link_set_capture(e->l, capture_ecn, &s);
+	CU_ASSERT_EQUAL(fake_link_set_bneck(e->l, 1, &mark_all), 0);
+	{
+		struct roce_hdr_fields h = f->qp[0]->path;
+
+		h.opcode = ROCE_OP_CNP;
+		h.becn = true;
+		h.dqpn = roce_qp_num(f->qp[1]);
+		h.psn = 0;
+		CU_ASSERT_EQUAL(fake_link_inject(e->l, 1, &h, NULL, 0), 0);
+		fake_link_step(e->l);
+		CU_ASSERT_EQUAL(cc_info(f->qp[1]).rate_mbps, 200);
+	}
+	t0 = e->l->tsc;
+	for (k = 0; k < REGION / PACE_MSG; k++) {
+		while (f->posted - f->done >= 16) {
+			fake_link_step(e->l);
+			flow_poll(f);
+		}
+		CU_ASSERT_EQUAL(post_rdma(f, ROCE_WR_RDMA_READ,
+					  k * PACE_MSG, PACE_MSG), 0);
+	}
+	CU_ASSERT(fake_link_run_until(e->l, flow_idle, f, MAX_ITERS) >= 0);
+	CU_ASSERT_EQUAL(f->errors, 0);
+	us = (e->l->tsc - t0) / us_tsc(1);
+	expect = (uint64_t)REGION * 8 / 200;
+	req = cc_info(f->qp[0]);
+	rsp = cc_info(f->qp[1]);
+	/* marked responses at the requester, CNPs to the responder's QP */
+	CU_ASSERT(req.ce_rx >= REGION / 4096 / 2);
+	CU_ASSERT(req.cnp_tx >= 1);
+	CU_ASSERT_EQUAL(s.cnp[0], req.cnp_tx);
+	CU_ASSERT_EQUAL(s.cnp[1], 0);
+	CU_ASSERT_EQUAL(s.cnp_dqpn, roce_qp_num(f->qp[1]));
+	CU_ASSERT_EQUAL(rsp.cnp_rx, req.cnp_tx + 1);
+	/* the responder cut once and paced its responses ... */
+	CU_ASSERT_EQUAL(rsp.rate_cuts, 1);
+	CU_ASSERT(rsp.limited);
+	CU_ASSERT_EQUAL(rsp.rate_mbps, 200);
+	CU_ASSERT_EQUAL(rsp.min_rate_mbps, 200);
+	CU_ASSERT(rsp.resp_pace_stalls > 0);
+	CU_ASSERT_EQUAL(rsp.pace_stalls, 0);	/* it sent no requests */
+	/* ... the requester did not react to its own CE marks */
+	CU_ASSERT_EQUAL(req.rate_cuts, 0);
+	CU_ASSERT_EQUAL(req.cnp_rx, 0);
+	CU_ASSERT(!req.limited);
+	CU_ASSERT_EQUAL(req.min_rate_mbps, 100000);
+	/* 512 KiB at 200 Mbit/s (unpaced at 10 Gbit/s: 0.4 ms) */
+	CU_ASSERT(us >= expect * 9 / 10);
+	CU_ASSERT(us <= expect * 11 / 10);
+	CU_ASSERT(f->buf[0][0] == 0xee && f->buf[0][REGION - 1] == 0xee);
+	printf("\n  READ %u KiB, responses paced by the responder: %" PRIu64
+	       " us simulated (ideal %" PRIu64 "), %" PRIu64 " CNPs, %" PRIu64
+	       " response stalls", REGION >> 10, us, expect, rsp.cnp_rx,
+	       rsp.resp_pace_stalls);
+	fake_link_set_capture(e->l, NULL, NULL);
+	env_destroy(e);
+}
+
+/* ------------------------------------------------------------------ */
+/* UD: CNPs to the DETH source QP, the UD sender paced                */
+/* ------------------------------------------------------------------ */
+
+#define UD_QKEY 0x11111111u
+#define UD_LEN 1024u
+#define UD_GRH 40u
+#define UD_N 256u		/* sends, at most UD_OUT outstanding */
+#define UD_OUT 16u
+
+static void
+test_ud_np_rp(void)
+{
+	static const struct fake_link_bneck mark_all = {
+		.rate_mbps = 10000, .limit_bytes = 4u << 20,
+	};
+	struct env *e = env_create(14, 0, ROCE_MTU_1024, one_cut,
+				   RTE_DIM(one_cut));
+	struct roce_qp_init_attr ia;
+	struct roce_qp_cc_info snd, rcv;
+	struct roce_cq *cq[2] = { NULL, NULL };
+	struct roce_qp *qp[2] = { NULL, NULL };
+	struct roce_mr *mr[2] = { NULL, NULL };
+	uint8_t *buf[2] = { NULL, NULL };
+	struct roce_ah_attr ah;
+	struct roce_wc wc[16];
+	struct ecn_seen s;
+	uint64_t t0, us, expect, done = 0, ok = 0, sent = 0, sdone = 0;
+	unsigned int posted;
+	uint32_t k;
+	int i, n;
+
+	CU_ASSERT_FATAL(e != NULL);
+	for (i = 0; i < 2; i++) {
+		cq[i] = roce_create_cq(e->l->ep[i].w, 1024);
+		CU_ASSERT_FATAL(cq[i] != NULL);
+		memset(&ia, 0, sizeof(ia));
+		ia.qp_type = ROCE_QPT_UD;
+		ia.send_cq = cq[i];
+		ia.recv_cq = cq[i];
+		ia.cap.max_send_wr = 64;
+		ia.cap.max_recv_wr = UD_N;
+		ia.cap.max_send_sge = 1;
+		ia.cap.max_recv_sge = 1;
+		qp[i] = roce_create_qp(e->l->ep[i].pd, &ia);
+		CU_ASSERT_FATAL(qp[i] != NULL);
+		buf[i] = aligned_alloc(4096, RTE_ALIGN_CEIL(UD_N *
+					(UD_LEN + UD_GRH), 4096));
+		CU_ASSERT_FATAL(buf[i] != NULL);
+		fill(buf[i], UD_N * (UD_LEN + UD_GRH), (uint32_t)i + 7);
+		mr[i] = roce_reg_mr(e->l->ep[i].pd, buf[i],
+				    UD_N * (UD_LEN + UD_GRH),
+				    ROCE_ACCESS_LOCAL_WRITE);
+		CU_ASSERT_FATAL(mr[i] != NULL);
+		CU_ASSERT_FATAL(fake_link_ud_ready(e->l, i, qp[i], UD_QKEY,
+						   1) == 0);
+	}
+	for (k = 0; k < UD_N; k++) {
+		struct roce_sge sg = {
+			.addr = (uint64_t)(uintptr_t)(buf[1] +
+						      k * (UD_LEN + UD_GRH)),
+			.length = UD_LEN + UD_GRH, .lkey = roce_mr_lkey(mr[1]),
+		};
+		struct roce_recv_wr rw = { .wr_id = k, .sg_list = &sg,
+					   .num_sge = 1 };
+
+		CU_ASSERT_FATAL(roce_post_recv(qp[1], &rw, 1, &posted) == 0);
+	}
+	memset(&s, 0, sizeof(s));
+	fake_link_set_capture(e->l, capture_ecn, &s);
+	CU_ASSERT_EQUAL(fake_link_set_bneck(e->l, 0, &mark_all), 0);
+	fake_link_ah(e->l, 0, 1, &ah);
+	t0 = e->l->tsc;
+	/* every send and every receive completes */
+	for (k = 0; k < MAX_ITERS / 10 && done < 2 * UD_N; k++) {
+		while (sent < UD_N && sent - sdone < UD_OUT) {
+			struct roce_sge sg = {
+				.addr = (uint64_t)(uintptr_t)(buf[0] +
+					(sent % UD_OUT) * UD_LEN),
+				.length = UD_LEN, .lkey = roce_mr_lkey(mr[0]),
+			};
+			struct roce_send_wr wr = {
+				.wr_id = sent, .opcode = ROCE_WR_SEND,
+				.send_flags = ROCE_SEND_SIGNALED,
+				.sg_list = &sg, .num_sge = 1,
+			};
+
+			wr.ud.ah = &ah;
+			wr.ud.remote_qpn = roce_qp_num(qp[1]);
+			wr.ud.remote_qkey = UD_QKEY;
+			CU_ASSERT_FATAL(roce_post_send(qp[0], &wr, 1,
+						       &posted) == 0);
+			sent++;
+		}
+		fake_link_step(e->l);
+		for (i = 0; i < 2; i++) {
+			n = roce_poll_cq(cq[i], wc, RTE_DIM(wc));
+			for (; n > 0; n--) {
+				done++;
+				sdone += i == 0;
+				ok += wc[n - 1].status == ROCE_WC_SUCCESS;
+			}
+		}
+	}
+	us = (e->l->tsc - t0) / us_tsc(1);
+	CU_ASSERT_EQUAL(done, 2 * UD_N);
+	CU_ASSERT_EQUAL(ok, 2 * UD_N);
+	snd = cc_info(qp[0]);
+	rcv = cc_info(qp[1]);
+	/* NP: the receiving UD QP sent CNPs to the DETH source QP */
+	CU_ASSERT(rcv.ce_rx >= UD_N / 2);
+	CU_ASSERT(rcv.cnp_tx >= 1);
+	CU_ASSERT_EQUAL(s.cnp[1], rcv.cnp_tx);
+	CU_ASSERT_EQUAL(s.cnp_dqpn, roce_qp_num(qp[0]));
+	CU_ASSERT(s.cnp_becn && s.cnp_rsvd_zero);
+	CU_ASSERT_EQUAL(s.cnp_ecn, ROCE_ECN_NOT_ECT);
+	CU_ASSERT_EQUAL(s.icrc_bad, 0);
+	CU_ASSERT_EQUAL(wcounter(e->l->ep[1].w, "tx_cnp"), rcv.cnp_tx);
+	/* RP: the UD sender cut once, paced its sends ... */
+	CU_ASSERT_EQUAL(snd.rate_cuts, 1);
+	CU_ASSERT(snd.limited);
+	CU_ASSERT_EQUAL(snd.rate_mbps, 200);
+	CU_ASSERT(snd.pace_stalls > 0);
+	/* ... and took every CNP (the last ones were in flight) */
+	for (k = 0; k < 20 && cc_info(qp[0]).cnp_rx < rcv.cnp_tx; k++)
+		fake_link_step(e->l);
+	CU_ASSERT_EQUAL(cc_info(qp[0]).cnp_rx, cc_info(qp[1]).cnp_tx);
+	CU_ASSERT_EQUAL(wcounter(e->l->ep[0].w, "rx_drop_cnp_no_qp"), 0);
+	/* what left after the first CNP (all but the first UD_OUT sends at
+	 * most) went at 200 Mbit/s */
+	expect = (uint64_t)(UD_N - UD_OUT) * UD_LEN * 8 / 200;
+	CU_ASSERT(us >= expect * 9 / 10);
+	CU_ASSERT(us <= expect * 3 / 2);
+	printf("\n  UD %u x %u B through a marking link: %" PRIu64
+	       " us simulated (%" PRIu64 " at 200 Mbit/s), %" PRIu64 " CNPs",
+	       UD_N, UD_LEN, us, expect, snd.cnp_rx);
+	fake_link_set_capture(e->l, NULL, NULL);
+	fake_link_set_bneck(e->l, 0, NULL);
+	for (i = 0; i < 2; i++) {
+		CU_ASSERT(roce_destroy_qp(qp[i]) == 0);
+		CU_ASSERT(roce_dereg_mr(mr[i]) == 0);
+		CU_ASSERT(roce_destroy_cq(cq[i]) == 0);
+		free(buf[i]);
+	}
+	env_destroy(e);
+}
+
 static CU_TestInfo cc_tests[] = {
 	{ "parameters: names, defaults, ranges", test_params },
 	{ "ECT(0) by default on requests and ACKs", test_ect_default },
@@ -934,6 +1181,8 @@ static CU_TestInfo cc_tests[] = {
 	{ "min_dec_fac and min_rate bound the cuts", test_rp_bounds },
 	{ "pacing WRITE to the limited rate", test_pace_write },
 	{ "pacing READ by its response bytes", test_pace_read },
+	{ "READ responses paced by the responder's RP", test_read_resp_paced },
+	{ "UD: CNPs to the DETH source QP, UD sends paced", test_ud_np_rp },
 	{ "CNP for no QP of ours ignored", test_cnp_ignored },
 	{ "clean link: no CNP, no limiter", test_clean_link_unlimited },
 	{ "two senders converge to a fair share", test_two_flows_converge },

@@ -365,6 +365,8 @@ struct side {
 	struct roce_cq *cq;
 	struct roce_qp *qp;
 	bool drop_tx;			/* CM frames from this side are lost */
+	bool echo_vendor;		/* REPs echo the REQ's Vendor ID (Linux) */
+	uint8_t req_vendor[3];		/* the Vendor ID of the last REQ received */
 	uint16_t capture_attr;		/* keep a copy of the next such MAD */
 	struct rte_mbuf *captured;
 	struct roce_cm_event ev[EVQ];
@@ -388,6 +390,22 @@ env_tx(void *ctx, struct rte_mbuf *m)
 	    roce_parse(m, &pkt) == 0 && roce_pkt_mad_hdr(&pkt) != NULL &&
 	    roce_mad_attr_id(roce_pkt_mad_hdr(&pkt)) == s->capture_attr)
 		s->captured = rte_pktmbuf_copy(m, m->pool, 0, UINT32_MAX);
+	if (roce_parse(m, &pkt) == 0 && roce_pkt_mad_hdr(&pkt) != NULL) {
+		/* CM message after the MAD header; Vendor ID: REQ 5-7, REP 15/19/23 */
+		uint8_t *cmm = rte_pktmbuf_mtod_offset(m, uint8_t *,
+				pkt.payload_off + ROCE_MAD_HDR_LEN);
+		uint16_t attr = roce_mad_attr_id(roce_pkt_mad_hdr(&pkt));
+
+		if (attr == ROCE_CM_ATTR_REQ)
+			memcpy(to == &s->env->l->ep[1] ? s->env->s[1].req_vendor :
+			       s->env->s[0].req_vendor, cmm + 5, 3);
+		if (attr == ROCE_CM_ATTR_REP && s->echo_vendor) {
+			cmm[15] = s->req_vendor[0];
+			cmm[19] = s->req_vendor[1];
+			cmm[23] = s->req_vendor[2];
+			CU_ASSERT(roce_icrc_fill_mbuf(m, RTE_ETHER_HDR_LEN) == 0);
+		}
+	}
 	if (s->drop_tx || to->in_tail - to->in_head > to->in_mask) {
 		rte_pktmbuf_free(m);
 		return 0;
@@ -423,6 +441,9 @@ env_qp(struct side *s)
 	return roce_create_qp(ep->pd, &ia);
 }
 
+/* roce_cm_config::selective_repeat of side 1's CM (sr_case()) */
+static uint8_t env_sr_default[2];
+
 static struct cm_env *
 env_create(uint8_t max_cm_retries, uint32_t max_ids)
 {
@@ -450,6 +471,7 @@ env_create(uint8_t max_cm_retries, uint32_t max_ids)
 		cfg.max_cm_retries = max_cm_retries;
 		cfg.seed = 100 + (uint32_t)i;
 		cfg.socket = SOCKET_ID_ANY;
+		cfg.selective_repeat = env_sr_default[i];
 		s->cm = roce_cm_create(&cfg);
 		CU_ASSERT_PTR_NOT_NULL_FATAL(s->cm);
 		roce_worker_set_gsi_handler(ep->w, env_gsi, s);
@@ -1680,12 +1702,14 @@ test_mad_agent(void)
 /*
  * Selective repeat is on only when the REQ offers it and the accepting
  * side agrees (softernic Vendor ID in REQ and REP); otherwise both QPs
- * stay go-back-N.
+ * stay go-back-N. @p offer and @p accept are roce_cm_conn_param values
+ * (enum roce_cm_sr), @p cfg0 / @p cfg1 the CMs' defaults.
  */
 static void
-sr_case(bool offer, bool accept)
+sr_case_echo(uint8_t offer, uint8_t accept, uint8_t cfg0, uint8_t cfg1,
+	     bool on, bool echo)
 {
-	struct cm_env *e = env_create(0, 0);
+	struct cm_env *e;
 	struct roce_cm_addr src, dst;
 	struct roce_cm_conn_param p;
 	struct roce_cm_conn_info ci;
@@ -1693,13 +1717,21 @@ sr_case(bool offer, bool accept)
 	struct roce_cm_id *id[2];
 	struct roce_qp_attr a;
 	struct roce_qp_init_attr ia;
-	bool on = offer && accept;
 	int i;
 
+	env_sr_default[0] = cfg0;
+	env_sr_default[1] = cfg1;
+	e = env_create(0, 0);
+	env_sr_default[0] = env_sr_default[1] = 0;
+	e->s[1].echo_vendor = echo;
 	env_listen(e, 1, 0);
 	addr_of(e, 0, 0, &src);
 	addr_of(e, 1, CM_PORT, &dst);
 	param_default(&p);
+	p.selective_repeat = ROCE_CM_SR_OFF + 1;	/* not a value */
+	CU_ASSERT_EQUAL(roce_cm_connect(e->s[0].cm, &src, &dst,
+					e->l->ep[1].mac, e->s[0].qp, &p,
+					&e->s[0], e->l->tsc, &id[0]), -EINVAL);
 	p.selective_repeat = offer;
 	CU_ASSERT_EQUAL_FATAL(roce_cm_connect(e->s[0].cm, &src, &dst,
 					      e->l->ep[1].mac, e->s[0].qp, &p,
@@ -1708,6 +1740,9 @@ sr_case(bool offer, bool accept)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(ev);
 	id[1] = ev->id;
 	param_default(&p);
+	p.selective_repeat = ROCE_CM_SR_OFF + 1;
+	CU_ASSERT_EQUAL(roce_cm_accept(id[1], e->s[1].qp, &p, &e->s[1],
+				       e->l->tsc), -EINVAL);
 	p.selective_repeat = accept;
 	CU_ASSERT_EQUAL_FATAL(roce_cm_accept(id[1], e->s[1].qp, &p, &e->s[1],
 					     e->l->tsc), 0);
@@ -1719,18 +1754,69 @@ sr_case(bool offer, bool accept)
 		CU_ASSERT_EQUAL(roce_cm_conn_list(e->s[i].cm, &ci, 1), 1);
 		CU_ASSERT_EQUAL(ci.selective_repeat, on);
 	}
+	/* the REQ offered SR exactly when it was to be offered */
+	CU_ASSERT_EQUAL(e->s[1].req_vendor[2],
+			offer == ROCE_CM_SR_ON ||
+			(offer == ROCE_CM_SR_DEFAULT && cfg0 != ROCE_CM_SR_OFF) ?
+			(ROCE_CM_VENDOR_CAP_SR) : 0);
 	send_one(e);
 	teardown(e, id, 0);
 	env_destroy(e);
 }
 
 static void
+sr_case(uint8_t offer, uint8_t accept, uint8_t cfg0, uint8_t cfg1, bool on)
+{
+	sr_case_echo(offer, accept, cfg0, cfg1, on, false);
+}
+
+static void
 test_sr_negotiation(void)
 {
-	sr_case(true, true);
-	sr_case(true, false);
-	sr_case(false, true);
-	sr_case(false, false);
+	const uint8_t D = ROCE_CM_SR_DEFAULT, Y = ROCE_CM_SR_ON,
+		N = ROCE_CM_SR_OFF;
+	struct roce_cm_config cfg;
+	struct roce_cm *cm;
+	struct cm_env *e;
+
+	/* default: on between two softernic CMs */
+	sr_case(D, D, D, D, true);
+	sr_case(Y, Y, D, D, true);
+	sr_case(Y, N, D, D, false);
+	sr_case(N, Y, D, D, false);
+	sr_case(N, N, D, D, false);
+	/* a CM whose default is off (net_ernic sr=off) */
+	sr_case(D, D, N, D, false);
+	sr_case(D, D, D, N, false);
+	sr_case(Y, D, D, N, false);
+	sr_case(D, Y, N, D, false);	/* not offered: nothing to accept */
+	sr_case(Y, Y, N, N, true);	/* explicit beats the default */
+	sr_case(D, D, Y, Y, true);
+	/*
+	 * a passive side that echoes the REQ's Vendor ID in its REP, as
+	 * Linux's rdma_cm does: no softernic REP bit, so no SR, whatever
+	 * the passive QP did (here our own CM with SR refused, so that both
+	 * QPs can be checked for go-back-N)
+	 */
+	sr_case_echo(D, N, D, D, false, true);
+	sr_case_echo(Y, N, D, D, false, true);
+	/* a default that is not a value is refused */
+	e = env_create(0, 0);
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.dev = e->l->ep[0].dev;
+	cfg.pool = test_mbuf_pool();
+	cfg.tx = env_tx;
+	cfg.tx_ctx = &e->s[0];
+	cfg.hz = rte_get_tsc_hz();
+	cfg.socket = SOCKET_ID_ANY;
+	cfg.selective_repeat = ROCE_CM_SR_OFF + 1;
+	CU_ASSERT_PTR_NULL(roce_cm_create(&cfg));
+	cfg.selective_repeat = ROCE_CM_SR_OFF;
+	cm = roce_cm_create(&cfg);
+	CU_ASSERT_PTR_NOT_NULL(cm);
+	if (cm != NULL)
+		roce_cm_destroy(cm);
+	env_destroy(e);
 }
 
 static CU_TestInfo cm_tests[] = {

@@ -2,7 +2,8 @@
 /*
  * Faults, through ports:
  * - net_fault alone on a net_ring port: devargs, every impairment counted
- *   and deterministic for a seed, link down/up;
+ *   and deterministic for a seed, link down/up, the bottleneck (rate,
+ *   tail drop, RED/ECN marking);
  * - two net_ernic ports over net_fault (fault_chain.h): peer death in the
  *   middle of a transfer (RETRY_EXC_ERR then WR_FLUSH_ERR, QP in ERR, no
  *   mbuf, WQE or timer left, reconnection with fresh PSNs), RNR retry
@@ -1329,6 +1330,256 @@ test_empty_pools(void)
 	pair_destroy(&p);
 }
 
+/* ------------------------------------------------------------------ */
+/* Bottleneck: rate, tail drop, RED/ECN marking                       */
+/* ------------------------------------------------------------------ */
+
+enum { BN_LEN = 1000 };
+
+/*
+ * A @p len byte IPv4 (or IPv6) frame, behind one VLAN tag when @p vlan,
+ * ECN field @p ecn, valid IPv4 header checksum, @p seq in the last bytes.
+ */
+static struct rte_mbuf *
+ip_frame(uint32_t seq, uint32_t len, uint8_t ecn, bool v6, bool vlan)
+{
+	static struct rte_mempool *mp;
+	struct rte_mbuf *m;
+	uint8_t *d, *ip;
+	uint32_t l3 = vlan ? 18 : 14;
+	uint16_t ck;
+
+	if (mp == NULL)
+		mp = rte_pktmbuf_pool_create("fault_bn", 8191, 256, 0,
+					     RTE_PKTMBUF_HEADROOM + 2048,
+					     SOCKET_ID_ANY);
+	CU_ASSERT_FATAL(mp != NULL);
+	m = rte_pktmbuf_alloc(mp);
+	CU_ASSERT_FATAL(m != NULL);
+	d = (uint8_t *)rte_pktmbuf_append(m, (uint16_t)len);
+	CU_ASSERT_FATAL(d != NULL);
+	memset(d, 0x5a, len);
+	if (vlan) {
+		d[12] = 0x81, d[13] = 0x00, d[14] = 0x00, d[15] = 0x07;
+		d += 4;
+	}
+	d[12] = v6 ? 0x86 : 0x08;
+	d[13] = v6 ? 0xdd : 0x00;
+	ip = rte_pktmbuf_mtod_offset(m, uint8_t *, l3);
+	memset(ip, 0, v6 ? 40 : 20);
+	if (v6) {
+		ip[0] = 0x60 | (0x1a >> 2);	/* DSCP 26 across the nibbles */
+		ip[1] = (uint8_t)((0x1a & 3) << 6 | ecn << 4);
+		ip[6] = 17;
+		ip[7] = 64;
+	} else {
+		ip[0] = 0x45;
+		ip[1] = (uint8_t)(26 << 2 | ecn);
+		ip[2] = (uint8_t)((len - l3) >> 8);
+		ip[3] = (uint8_t)(len - l3);
+		ip[8] = 64;
+		ip[9] = 17;
+		/* the ones' complement sum is byte-order free */
+		ck = (uint16_t)~rte_raw_cksum(ip, 20);
+		memcpy(ip + 10, &ck, 2);
+	}
+	memcpy(rte_pktmbuf_mtod_offset(m, uint8_t *, len - 4), &seq, 4);
+	return m;
+}
+
+struct bn_seen {
+	uint32_t frames, ce, ect, not_ect, bad_sum, bad_body, v6_ce;
+	uint32_t last_seq;
+	bool in_order;
+	uint64_t bytes;
+};
+
+/* Check one delivered frame of ip_frame(). */
+static void
+bn_check(struct bn_seen *b, const struct rte_mbuf *m)
+{
+	const uint8_t *d = rte_pktmbuf_mtod(m, const uint8_t *);
+	uint32_t l3 = d[12] == 0x81 ? 18 : 14, seq, k, hl;
+	bool v6 = d[l3 - 2] == 0x86;
+	uint8_t ecn;
+
+	memcpy(&seq, d + m->pkt_len - 4, 4);
+	if (b->frames > 0 && seq <= b->last_seq)
+		b->in_order = false;
+	b->last_seq = seq;
+	b->frames++;
+	b->bytes += m->pkt_len;
+	ecn = v6 ? (d[l3 + 1] >> 4) & 3 : d[l3 + 1] & 3;
+	if (ecn == 3)
+		b->ce++;
+	else if (ecn != 0)
+		b->ect++;
+	else
+		b->not_ect++;
+	if (v6 && ecn == 3)
+		b->v6_ce++;
+	/* the DSCP kept, the IPv4 header sum still valid */
+	if (v6 ? (d[l3] & 0xf) != (0x1a >> 2) || d[l3 + 1] >> 6 != (0x1a & 3) :
+	    d[l3 + 1] >> 2 != 26 || rte_raw_cksum(d + l3, 20) != 0xffff)
+		b->bad_sum++;
+	hl = l3 + (v6 ? 40 : 20);
+	for (k = hl; k + 4 < m->pkt_len; k++)
+		if (d[k] != 0x5a)
+			break;
+	if (k + 4 < m->pkt_len)
+		b->bad_body++;
+}
+
+/* Receive from @p port until @p n frames came or @p s seconds passed. */
+static void
+bn_drain(uint16_t port, struct bn_seen *b, uint32_t n, double s,
+	 uint64_t *last_tsc)
+{
+	struct rte_mbuf *m[64];
+	uint64_t end = rte_rdtsc() + (uint64_t)(s * rte_get_tsc_hz());
+	uint16_t k, i;
+
+	while (b->frames < n && (int64_t)(rte_rdtsc() - end) < 0) {
+		k = rte_eth_rx_burst(port, 0, m, RTE_DIM(m));
+		if (k != 0)
+			*last_tsc = rte_rdtsc();
+		for (i = 0; i < k; i++) {
+			bn_check(b, m[i]);
+			rte_pktmbuf_free(m[i]);
+		}
+	}
+}
+
+static void
+test_bneck(void)
+{
+	/* 100 Mbit/s, 64 KiB queue, RED from 8 to 32 KiB up to 20 % */
+	static const char args[] = "rate_mbps=100,queue_kb=64,ecn_kmin_kb=8,"
+		"ecn_kmax_kb=32,ecn_pmax=20,seed=9";
+	struct rte_pmd_fault_params prm;
+	struct bn_seen b;
+	struct solo a;
+	uint64_t t0, t1 = 0, marked, tail, red, peak, bytes, min_us, us;
+	uint32_t i, n = 3000, got;
+	uint8_t ecn;
+
+	solo_create(&a, "bn1", args);
+	CU_ASSERT_FATAL(rte_pmd_fault_get_params(a.flt, &prm) == 0);
+	CU_ASSERT(prm.rate_mbps == 100 && prm.queue_kb == 64 &&
+		  prm.ecn_kmin_kb == 8 && prm.ecn_kmax_kb == 32 &&
+		  prm.ecn_pmax_ppm == 200000);
+	/* ECT(0), ECT(1), not-ECT; every 8th IPv6, every 5th tagged */
+	for (i = 0; i < n; i++) {
+		ecn = i % 3 == 2 ? 0 : i % 3 == 1 ? 1 : 2;
+		CU_ASSERT_FATAL(rte_ring_enqueue(a.in, ip_frame(i, BN_LEN, ecn,
+				i % 8 == 7, i % 5 == 4)) == 0);
+	}
+	memset(&b, 0, sizeof(b));
+	b.in_order = true;
+	t0 = rte_rdtsc();
+	bn_drain(a.flt, &b, n, 60.0, &t1);
+	/* until nothing more comes */
+	got = b.frames;
+	drain_port(a.flt, NULL, 0, NULL, 20000);
+	CU_ASSERT(b.frames == got);
+	marked = xs(a.flt, "fault_ecn_marked");
+	tail = xs(a.flt, "fault_bneck_tail_drop");
+	red = xs(a.flt, "fault_bneck_red_drop");
+	peak = xs(a.flt, "fault_bneck_queue_peak");
+	bytes = xs(a.flt, "fault_bneck_bytes");
+	printf("\n  bottleneck: %u of %u delivered, %" PRIu64 " marked, %" PRIu64
+	       " tail-dropped, %" PRIu64 " RED-dropped, queue peak %" PRIu64
+	       " B, %.1f Mbit/s\n", b.frames, n, marked, tail, red, peak,
+	       t1 > t0 ? b.bytes * 8.0 * rte_get_tsc_hz() / (t1 - t0) / 1e6 : 0);
+	/* every frame accounted for, in order, intact */
+	CU_ASSERT(b.frames + tail + red == n);
+	CU_ASSERT(xs(a.flt, "rx_delivered") == b.frames);
+	CU_ASSERT(bytes == b.bytes);
+	CU_ASSERT(xs(a.flt, "rx_delivered_bytes") == b.bytes);
+	CU_ASSERT(b.in_order);
+	CU_ASSERT(b.bad_sum == 0 && b.bad_body == 0);
+	/* bursts of 64 frames meet a 64 KiB queue: drops and marks */
+	CU_ASSERT(tail > 0);
+	CU_ASSERT(marked > 0 && red > 0);
+	CU_ASSERT(b.ce == marked);
+	CU_ASSERT(b.v6_ce > 0);
+	CU_ASSERT(peak <= 64 * 1024 && peak > 32 * 1024);
+	/* never faster than the line: everything arrived after t0 and the
+	 * line serialises it (load only makes it slower) */
+	min_us = b.bytes * 8 / 100;
+	us = (t1 - t0) * 1000000 / rte_get_tsc_hz();
+	CU_ASSERT(us >= min_us * 99 / 100);
+	/* a reset restarts the peak */
+	CU_ASSERT(rte_eth_xstats_reset(a.flt) == 0);
+	CU_ASSERT(xs(a.flt, "fault_bneck_queue_peak") == 0);
+	CU_ASSERT(xs(a.flt, "fault_ecn_marked") == 0);
+	/* a lone frame on an idle line: no queue, no mark */
+	CU_ASSERT_FATAL(rte_ring_enqueue(a.in, ip_frame(n, BN_LEN, 2, false,
+							false)) == 0);
+	memset(&b, 0, sizeof(b));
+	bn_drain(a.flt, &b, 1, 10.0, &t1);
+	CU_ASSERT(b.frames == 1 && b.ce == 0);
+	CU_ASSERT(xs(a.flt, "fault_bneck_queue_peak") == BN_LEN);
+	/* switched off at run time: straight through */
+	prm.rate_mbps = 0;
+	prm.queue_kb = prm.ecn_kmin_kb = prm.ecn_kmax_kb = 0;
+	prm.ecn_pmax_ppm = 0;
+	CU_ASSERT(rte_pmd_fault_set_params(a.flt, &prm) == 0);
+	inject_seq(a.in, 0, 500);
+	CU_ASSERT(drain_port(a.flt, NULL, 0, NULL, 1000) == 500);
+	/* bad combinations refused */
+	prm.queue_kb = 4;
+	CU_ASSERT(rte_pmd_fault_set_params(a.flt, &prm) == -EINVAL);
+	prm.rate_mbps = 10;
+	prm.queue_kb = 0;
+	CU_ASSERT(rte_pmd_fault_set_params(a.flt, &prm) == -EINVAL);
+	prm.queue_kb = 4;
+	prm.ecn_kmin_kb = 3;
+	prm.ecn_kmax_kb = 2;
+	CU_ASSERT(rte_pmd_fault_set_params(a.flt, &prm) == -EINVAL);
+	prm.ecn_kmin_kb = 2;
+	prm.ecn_kmax_kb = 5;
+	CU_ASSERT(rte_pmd_fault_set_params(a.flt, &prm) == -EINVAL);
+	prm.ecn_kmax_kb = 4;
+	prm.ecn_pmax_ppm = 1000001;
+	CU_ASSERT(rte_pmd_fault_set_params(a.flt, &prm) == -EINVAL);
+	prm.ecn_pmax_ppm = 1000000;
+	CU_ASSERT(rte_pmd_fault_set_params(a.flt, &prm) == 0);
+	solo_destroy(&a);
+
+	/* transmit side: every frame above Kmax (0) marked, tail drop */
+	solo_create(&a, "bn2", "dir=tx,rate_mbps=1000,queue_kb=8,ecn_pmax=100");
+	{
+		struct rte_mbuf *m[64];
+
+		for (i = 0; i < 64; i++)
+			m[i] = ip_frame(i, BN_LEN, 2, false, false);
+		/* one burst: one arrival time, whatever the load */
+		CU_ASSERT_FATAL(rte_eth_tx_burst(a.flt, 0, m, 64) == 64);
+		/* the queue leaves on later bursts (8 KiB at 1 Gbit/s: 66 us) */
+		t0 = rte_rdtsc() + 10 * rte_get_tsc_hz();
+		while (xs(a.flt, "tx_frames") < 8 &&
+		       (int64_t)(rte_rdtsc() - t0) < 0)
+			rte_eth_tx_burst(a.flt, 0, m, 0);
+	}
+	tail = xs(a.flt, "fault_tx_bneck_tail_drop");
+	marked = xs(a.flt, "fault_tx_ecn_marked");
+	CU_ASSERT(tail == 64 - 8 && marked == 8);
+	CU_ASSERT(xs(a.flt, "tx_frames") == 8);
+	CU_ASSERT(xs(a.flt, "fault_tx_bneck_queue_peak") == 8 * BN_LEN);
+	memset(&b, 0, sizeof(b));
+	{
+		void *m;
+
+		while (rte_ring_dequeue(a.out, &m) == 0) {
+			bn_check(&b, m);
+			rte_pktmbuf_free(m);
+		}
+	}
+	CU_ASSERT(b.frames == 8 && b.ce == 8 && b.bad_sum == 0);
+	solo_destroy(&a);
+}
+
 static CU_TestInfo fault_tests[] = {
 	{ "net_fault devargs and ownership", test_devargs },
 	{ "loss and bursts: counted, deterministic", test_loss_deterministic },
@@ -1337,6 +1588,7 @@ static CU_TestInfo fault_tests[] = {
 	{ "transmit faults, dir=both: counted, deterministic", test_tx_faults },
 	{ "transmit delay, jitter keeps order", test_tx_delay_jitter },
 	{ "burst length fixed and random", test_burst_len },
+	{ "bottleneck: rate, tail drop, RED/ECN marks", test_bneck },
 	{ "port stats: frames and bytes after the faults", test_port_stats },
 	{ "peer death mid-transfer, full SQ, recovery", test_peer_death },
 	{ "RNR retries exhausted, recovery", test_rnr_exhausted },

@@ -31,6 +31,7 @@
 #include "roce_opcode.h"
 #include "rte_pmd_ernic.h"
 #include "test_common.h"
+#include "test_pmd_pair.h"
 
 static struct rte_ring *r_ab, *r_ba;
 static uint16_t ring_a, ring_b, ern0, ern1;
@@ -231,6 +232,7 @@ test_devargs_bad(void)
 		{ "port=net_ring_ringA,max_qps=70000", "bad devarg max_qps=70000" },
 		{ "port=net_ring_ringA,mac=01:00:5e:00:00:01", "bad devarg mac=" },
 		{ "port=net_ring_ringA,vlan=4095", "bad devarg vlan=4095" },
+		{ "port=net_ring_ringA,sr=1", "bad devarg sr=1: expected on" },
 		{ "port=net_ring_ringA,lcores=[3-1]", "bad devarg lcores=" },
 		{ "port=net_ring_ringA,exception=this_name_is_too_long", "bad devarg exception=" },
 		{ "port=net_ring_ringA,colour=blue", "unknown devarg \"colour\"" },
@@ -690,54 +692,6 @@ test_resolve(void)
 	CU_ASSERT(xstat(ern0, "tx_arp") >= 1 + 1 + 3);
 }
 
-/* Connect RC QP @p qp to @p dqpn at the peer GID index 1 / @p dmac. */
-static int
-qp_connect(struct roce_qp *qp, uint16_t peer, const uint8_t *dmac,
-	   uint32_t dqpn)
-{
-	struct roce_qp_attr a;
-	int ret;
-
-	memset(&a, 0, sizeof(a));
-	a.qp_state = ROCE_QPS_INIT;
-	a.port_num = 1;
-	a.qp_access_flags = ROCE_ACCESS_LOCAL_WRITE | ROCE_ACCESS_REMOTE_WRITE;
-	ret = roce_modify_qp(qp, &a, ROCE_QP_STATE | ROCE_QP_PKEY_INDEX |
-			     ROCE_QP_PORT | ROCE_QP_ACCESS_FLAGS);
-	if (ret != 0)
-		return ret;
-	memset(&a, 0, sizeof(a));
-	a.qp_state = ROCE_QPS_RTR;
-	ret = rte_pmd_ernic_gid(peer, 1, &a.ah_attr.dgid);
-	if (ret != 0)
-		return ret;
-	memcpy(a.ah_attr.dmac, dmac, 6);
-	a.ah_attr.sgid_index = 1;
-	a.ah_attr.hop_limit = 0xff;
-	a.ah_attr.port_num = 1;
-	a.path_mtu = ROCE_MTU_1024;
-	a.dest_qp_num = dqpn;
-	a.rq_psn = 100;
-	a.max_dest_rd_atomic = 1;
-	a.min_rnr_timer = 1;
-	ret = roce_modify_qp(qp, &a, ROCE_QP_STATE | ROCE_QP_AV |
-			     ROCE_QP_PATH_MTU | ROCE_QP_DEST_QPN |
-			     ROCE_QP_RQ_PSN | ROCE_QP_MAX_DEST_RD_ATOMIC |
-			     ROCE_QP_MIN_RNR_TIMER);
-	if (ret != 0)
-		return ret;
-	memset(&a, 0, sizeof(a));
-	a.qp_state = ROCE_QPS_RTS;
-	a.sq_psn = 100;
-	a.timeout = 14;
-	a.retry_cnt = 7;
-	a.rnr_retry = 7;
-	a.max_rd_atomic = 1;
-	return roce_modify_qp(qp, &a, ROCE_QP_STATE | ROCE_QP_SQ_PSN |
-			      ROCE_QP_TIMEOUT | ROCE_QP_RETRY_CNT |
-			      ROCE_QP_RNR_RETRY | ROCE_QP_MAX_QP_RD_ATOMIC);
-}
-
 /* true when @p port has an xstat named @p name */
 static bool
 has_xstat_name(uint16_t port, const char *name)
@@ -833,8 +787,10 @@ test_qp_xstats(void)
 	CU_ASSERT(qp_xstat(ern0, qpn0, "tx_pkts") == 0);
 	CU_ASSERT(qp_xstat(ern1, qpn1, "rnr_naks_rx") == 0);
 
-	CU_ASSERT_FATAL(qp_connect(qp[0], ern1, mac1, qpn1) == 0);
-	CU_ASSERT_FATAL(qp_connect(qp[1], ern0, mac0, qpn0) == 0);
+	CU_ASSERT_FATAL(test_rc_connect(qp[0], ern1, mac1, qpn1,
+					ROCE_MTU_1024, 14) == 0);
+	CU_ASSERT_FATAL(test_rc_connect(qp[1], ern0, mac0, qpn0,
+					ROCE_MTU_1024, 14) == 0);
 	for (i = 0; i < LEN; i++)
 		buf[0][i] = (uint8_t)(i * 7 + 1);
 	sge.addr = (uintptr_t)buf[0];

@@ -153,11 +153,33 @@ send_one(void)
 		CU_ASSERT_EQUAL(roce_dereg_mr(mr[i]), 0);
 }
 
+static uint64_t xstat(uint16_t port, const char *name);
+
+/*
+ * Selective repeat of both QPs after a connection: roce_query_qp() and
+ * the xstat qp<N>_sr_on agree with @p on.
+ */
+static void
+check_sr(bool on)
+{
+	struct roce_qp_init_attr ia;
+	struct roce_qp_attr a;
+	char name[64];
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		CU_ASSERT_EQUAL(roce_query_qp(qp[i], &a, &ia), 0);
+		CU_ASSERT_EQUAL(a.selective_repeat, on ? 1 : 0);
+		snprintf(name, sizeof(name), "qp%u_sr_on", roce_qp_num(qp[i]));
+		CU_ASSERT_EQUAL(xstat(ern[i], name), on ? 1u : 0u);
+	}
+}
+
 static void
 test_pmd_connect(void)
 {
 	struct roce_cm_listener *l;
-	struct roce_cm_conn_param p;
+	struct roce_cm_conn_param p, pa;
 	struct roce_cm_addr dst, any;
 	struct roce_cm_event *e;
 	struct roce_cm_id *id[2];
@@ -194,12 +216,17 @@ test_pmd_connect(void)
 		CU_ASSERT_PTR_NOT_NULL_FATAL(e);
 		id[1] = e->id;
 		CU_ASSERT_EQUAL(e->remote_qpn, roce_qp_num(qp[0]));
-		CU_ASSERT_EQUAL(rte_pmd_ernic_cm_accept(ern[1], id[1], qp[1], &p,
-							NULL), 0);
+		/* selective repeat: on by default, the second time refused */
+		pa = p;
+		pa.selective_repeat = cycle == 1 ? ROCE_CM_SR_OFF :
+			ROCE_CM_SR_DEFAULT;
+		CU_ASSERT_EQUAL(rte_pmd_ernic_cm_accept(ern[1], id[1], qp[1],
+							&pa, NULL), 0);
 		CU_ASSERT_PTR_NOT_NULL_FATAL(wait_ev(0,
 					     ROCE_CM_EVENT_ESTABLISHED, f0));
 		CU_ASSERT_PTR_NOT_NULL_FATAL(wait_ev(1,
 					     ROCE_CM_EVENT_ESTABLISHED, f1));
+		check_sr(cycle != 1);
 		send_one();
 		CU_ASSERT_EQUAL(rte_pmd_ernic_cm_disconnect(ern[cycle & 1],
 							    id[cycle & 1]), 0);

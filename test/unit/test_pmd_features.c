@@ -47,6 +47,7 @@
 #include "roce_opcode.h"
 #include "rte_pmd_ernic.h"
 #include "test_common.h"
+#include "test_pmd_pair.h"
 
 static struct rte_ring *a_in, *a_out, *b_in, *b_out;
 
@@ -275,53 +276,6 @@ side_destroy(struct side *s)
 	free(s->buf);
 }
 
-static int
-qp_connect(struct roce_qp *qp, uint16_t peer, const uint8_t *dmac,
-	   uint32_t dqpn)
-{
-	struct roce_qp_attr a;
-	int ret;
-
-	memset(&a, 0, sizeof(a));
-	a.qp_state = ROCE_QPS_INIT;
-	a.port_num = 1;
-	a.qp_access_flags = ROCE_ACCESS_LOCAL_WRITE | ROCE_ACCESS_REMOTE_WRITE;
-	ret = roce_modify_qp(qp, &a, ROCE_QP_STATE | ROCE_QP_PKEY_INDEX |
-			     ROCE_QP_PORT | ROCE_QP_ACCESS_FLAGS);
-	if (ret != 0)
-		return ret;
-	memset(&a, 0, sizeof(a));
-	a.qp_state = ROCE_QPS_RTR;
-	ret = rte_pmd_ernic_gid(peer, 1, &a.ah_attr.dgid);
-	if (ret != 0)
-		return ret;
-	memcpy(a.ah_attr.dmac, dmac, 6);
-	a.ah_attr.sgid_index = 1;
-	a.ah_attr.hop_limit = 64;
-	a.ah_attr.port_num = 1;
-	a.path_mtu = ROCE_MTU_1024;
-	a.dest_qp_num = dqpn;
-	a.rq_psn = 100;
-	a.max_dest_rd_atomic = 1;
-	a.min_rnr_timer = 1;
-	ret = roce_modify_qp(qp, &a, ROCE_QP_STATE | ROCE_QP_AV |
-			     ROCE_QP_PATH_MTU | ROCE_QP_DEST_QPN |
-			     ROCE_QP_RQ_PSN | ROCE_QP_MAX_DEST_RD_ATOMIC |
-			     ROCE_QP_MIN_RNR_TIMER);
-	if (ret != 0)
-		return ret;
-	memset(&a, 0, sizeof(a));
-	a.qp_state = ROCE_QPS_RTS;
-	a.sq_psn = 100;
-	a.timeout = 14;
-	a.retry_cnt = 7;
-	a.rnr_retry = 7;
-	a.max_rd_atomic = 1;
-	return roce_modify_qp(qp, &a, ROCE_QP_STATE | ROCE_QP_SQ_PSN |
-			      ROCE_QP_TIMEOUT | ROCE_QP_RETRY_CNT |
-			      ROCE_QP_RNR_RETRY | ROCE_QP_MAX_QP_RD_ATOMIC);
-}
-
 static void
 test_vlan(void)
 {
@@ -344,8 +298,10 @@ test_vlan(void)
 		"port=net_ring_fB,ip=198.18.0.2,mac=02:00:00:00:00:02,vlan=100");
 	side_create(&s[0], p0, LEN);
 	side_create(&s[1], p1, LEN);
-	CU_ASSERT_FATAL(qp_connect(s[0].qp, p1, mac1, roce_qp_num(s[1].qp)) == 0);
-	CU_ASSERT_FATAL(qp_connect(s[1].qp, p0, mac0, roce_qp_num(s[0].qp)) == 0);
+	CU_ASSERT_FATAL(test_rc_connect(s[0].qp, p1, mac1, roce_qp_num(s[1].qp),
+					ROCE_MTU_1024, 14) == 0);
+	CU_ASSERT_FATAL(test_rc_connect(s[1].qp, p0, mac0, roce_qp_num(s[0].qp),
+					ROCE_MTU_1024, 14) == 0);
 	for (i = 0; i < LEN; i++)
 		s[0].buf[i] = (uint8_t)(i * 13 + 5);
 	sge.addr = (uintptr_t)s[0].buf;

@@ -1097,6 +1097,173 @@ inject_fields(struct env *e, struct roce_hdr_fields *f, uint8_t opcode)
 	f->ackreq = true;
 }
 
+/*
+ * A retried READ that arrives late (IBTA 9.7.5.1.5): the requester timed
+ * out while the responses were on their way, got them, completed the READ
+ * and issued the next one, which reaches the responder while the late
+ * duplicate's replay still occupies the only resource (max_dest_rd_atomic
+ * 1, the responder sending one frame a poll). The duplicate must replay
+ * and the new READ must take over the resource of the completed one, not
+ * be NAKed as an invalid request (the requester never exceeded its limit).
+ * Then the same under random response loss with two resources, and a
+ * requester really past the limit, which is still NAKed.
+ */
+static void
+test_read_late_dup_resources_full(void)
+{
+	static const struct fake_link_impair one_frame = { .tx_accept_max = 1 };
+	static const struct fake_link_impair lose_resp = {
+		.loss_ppm = 100000,
+		.dup_ppm = 100000,
+		.reorder_ppm = 100000,
+		.tx_accept_max = 1,
+	};
+	static const struct fake_link_impair dup_req = {
+		.dup_ppm = 300000,
+		.reorder_ppm = 200000,
+	};
+	const uint32_t size = 4 * 1024;	/* 4 response packets at MTU 1024 */
+	struct fake_conn_opts o;
+	struct roce_hdr_fields f;
+	struct roce_send_wr wr;
+	struct roce_sge dsg;
+	struct env *e;
+	uint32_t psn1, i;
+
+	fake_conn_opts_default(&o);
+	o.max_rd_atomic = 1;
+	e = env_create(47, &o, NULL);
+	CU_ASSERT_FATAL(e != NULL);
+	/* READ 1 completes normally; its resource stays for replay */
+	psn1 = e->qp[1]->resp.epsn;
+	do_read(e, size, ONE_SGE, 1);
+	/* its retried request arrives now, late */
+	inject_fields(e, &f, ROCE_OP_RC_RDMA_READ_REQUEST);
+	f.psn = psn1;
+	f.va = (uint64_t)(uintptr_t)(e->m[1].base + DST_OFF);
+	f.rkey = roce_mr_rkey(e->m[1].mr);
+	f.dma_len = size;
+	fake_link_set_impair(e->l, 1, &one_frame);
+	CU_ASSERT_EQUAL_FATAL(fake_link_inject(e->l, 1, &f, NULL, 0), 0);
+	/* READ 2, posted at once: it arrives during the replay */
+	mem_fill_pattern(e->m[1].base + DST_OFF + size, size, 2);
+	dsg = sge(e, 0, SRC_OFF + size, size);
+	memset(&wr, 0, sizeof(wr));
+	wr.wr_id = 2;
+	wr.opcode = ROCE_WR_RDMA_READ;
+	wr.sg_list = &dsg;
+	wr.num_sge = 1;
+	wr.send_flags = ROCE_SEND_SIGNALED;
+	wr.rdma.remote_addr = (uint64_t)(uintptr_t)(e->m[1].base + DST_OFF +
+						     size);
+	wr.rdma.rkey = roce_mr_rkey(e->m[1].mr);
+	CU_ASSERT_EQUAL_FATAL(post_send1(e->qp[0], &wr), 0);
+	CU_ASSERT_FATAL(env_wait(e, 1, 0));
+	CU_ASSERT_EQUAL(e->wc[0][0].status, ROCE_WC_SUCCESS);
+	CU_ASSERT_EQUAL(e->wc[0][0].wr_id, 2);
+	CU_ASSERT(memcmp(e->m[0].base + SRC_OFF + size,
+			 e->m[1].base + DST_OFF + size, size) == 0);
+	CU_ASSERT(counter(e->l->ep[1].w, "resp_dup_requests") >= 1);
+	CU_ASSERT_EQUAL(counter(e->l->ep[1].w, "resp_invalid_req"), 0);
+	CU_ASSERT_EQUAL(qp_state(e->qp[0]), ROCE_QPS_RTS);
+	CU_ASSERT_EQUAL(qp_state(e->qp[1]), ROCE_QPS_RTS);
+	env_destroy(e);
+
+	/* random: 2 resources, 8 READs in flight, retries from lost responses */
+	fake_conn_opts_default(&o);
+	o.max_rd_atomic = 2;
+	e = env_create(53, &o, NULL);
+	CU_ASSERT_FATAL(e != NULL);
+	fake_link_set_impair(e->l, 0, &dup_req);
+	fake_link_set_impair(e->l, 1, &lose_resp);
+	for (i = 0; i < 64; i++) {
+		dsg = sge(e, 0, SRC_OFF + (i % 8) * size, size);
+		memset(&wr, 0, sizeof(wr));
+		wr.wr_id = 100 + i;
+		wr.opcode = ROCE_WR_RDMA_READ;
+		wr.sg_list = &dsg;
+		wr.num_sge = 1;
+		wr.send_flags = ROCE_SEND_SIGNALED;
+		wr.rdma.remote_addr = (uint64_t)(uintptr_t)(e->m[1].base +
+							     DST_OFF);
+		wr.rdma.rkey = roce_mr_rkey(e->m[1].mr);
+		CU_ASSERT_EQUAL_FATAL(post_send1(e->qp[0], &wr), 0);
+	}
+	CU_ASSERT_FATAL(env_wait(e, 64, 0));
+	for (i = 0; i < 64; i++)
+		CU_ASSERT_EQUAL(e->wc[0][i].status, ROCE_WC_SUCCESS);
+	CU_ASSERT(counter(e->l->ep[1].w, "resp_dup_requests") > 0);
+	CU_ASSERT_EQUAL(counter(e->l->ep[1].w, "resp_invalid_req"), 0);
+	env_destroy(e);
+
+	/* a requester past max_dest_rd_atomic (1) is still NAKed (9.7.5.1.4) */
+	fake_conn_opts_default(&o);
+	o.max_rd_atomic = 1;
+	e = env_create(59, &o, NULL);
+	CU_ASSERT_FATAL(e != NULL);
+	for (i = 0; i < 2; i++) {
+		inject_fields(e, &f, ROCE_OP_RC_RDMA_READ_REQUEST);
+		f.psn = (e->qp[1]->resp.epsn + i * 4) & 0xffffff;
+		f.va = (uint64_t)(uintptr_t)(e->m[1].base + DST_OFF);
+		f.rkey = roce_mr_rkey(e->m[1].mr);
+		f.dma_len = size;
+		CU_ASSERT_EQUAL_FATAL(fake_link_inject(e->l, 1, &f, NULL, 0),
+				      0);
+	}
+	fake_link_settle(e->l, 100000);
+	CU_ASSERT_EQUAL(counter(e->l->ep[1].w, "resp_rd_atomic_full"), 1);
+	CU_ASSERT_EQUAL(counter(e->l->ep[1].w, "resp_invalid_req"), 1);
+	CU_ASSERT_EQUAL(qp_state(e->qp[1]), ROCE_QPS_ERR);
+	env_destroy(e);
+}
+
+/*
+ * The responder's R_Key cache (roce_key_check_remote_cached()): WRITEs to
+ * the same key hit it; after the region is deregistered (and its index
+ * reused by a new registration) a WRITE with the old key must fail with a
+ * remote access error, as without the cache.
+ */
+static void
+test_rkey_cache_invalidated(void)
+{
+	struct roce_send_wr wr;
+	struct roce_sge s;
+	struct roce_mr *mr2;
+	struct env *e = env_create(61, NULL, NULL);
+	uint32_t rkey, i;
+
+	CU_ASSERT_FATAL(e != NULL);
+	rkey = roce_mr_rkey(e->m[1].mr);
+	for (i = 0; i < 3; i++) {
+		s = sge(e, 0, SRC_OFF, 256);
+		memset(&wr, 0, sizeof(wr));
+		wr.wr_id = i;
+		wr.opcode = ROCE_WR_RDMA_WRITE;
+		wr.sg_list = &s;
+		wr.num_sge = 1;
+		wr.send_flags = ROCE_SEND_SIGNALED;
+		wr.rdma.remote_addr = (uint64_t)(uintptr_t)(e->m[1].base +
+							     i * 4096);
+		wr.rdma.rkey = rkey;
+		if (i == 2) {
+			/* the key goes; a new MR takes the same index */
+			CU_ASSERT_EQUAL_FATAL(roce_dereg_mr(e->m[1].mr), 0);
+			e->m[1].mr = NULL;
+			mr2 = roce_reg_mr(e->l->ep[1].pd, e->m[1].base, REGION,
+					  MR_ALL);
+			CU_ASSERT_FATAL(mr2 != NULL);
+			CU_ASSERT_NOT_EQUAL(roce_mr_rkey(mr2), rkey);
+			e->m[1].mr = mr2;
+		}
+		CU_ASSERT_EQUAL_FATAL(post_send1(e->qp[0], &wr), 0);
+		CU_ASSERT_FATAL(env_wait(e, 1, 0));
+		CU_ASSERT_EQUAL(e->wc[0][0].status, i < 2 ? ROCE_WC_SUCCESS :
+				ROCE_WC_REM_ACCESS_ERR);
+	}
+	CU_ASSERT_EQUAL(counter(e->l->ep[1].w, "resp_rem_access_err"), 1);
+	env_destroy(e);
+}
+
 enum inject_case {
 	IC_MISALIGNED_ATOMIC,	/* IBTA 9.4.5: invalid request */
 	IC_MIDDLE_OUTSIDE_MSG,	/* IBTA 9.7.5: opcode sequence */
@@ -1689,6 +1856,9 @@ static CU_TestInfo rc_tests[] = {
 	{ "MTU 256 and 4096", test_mtus },
 	{ "atomics executed exactly once under duplication", test_atomic_exactly_once },
 	{ "duplicate READ replayed from the resource", test_read_replay },
+	{ "late duplicate READ, resources full: replay, no NAK",
+	  test_read_late_dup_resources_full },
+	{ "R_Key cache: a deregistered key fails", test_rkey_cache_invalidated },
 	{ "remote access errors", test_access_errors },
 	{ "misaligned atomic: invalid request", test_atomic_misaligned },
 	{ "receive buffer too small", test_recv_too_small },

@@ -622,6 +622,176 @@ test_sr_beats_gbn(void)
 	}
 }
 
+/* ------------------------------------------------------------------ */
+/* Tail loss: RTO_low and the tail-loss probe                         */
+/* ------------------------------------------------------------------ */
+
+enum { TAIL_PKTS = 16, TAIL_MAX_DROP = 4 };
+
+/*
+ * Capture hook that drops chosen frames: the side is cut for the frame it
+ * just saw (fake_link drops a frame of a cut side right after the
+ * capture). Request PSNs of side 0 are dropped a given number of times;
+ * side 1's ACKs are dropped while @c drop_acks and no tail-loss probe ran.
+ */
+struct tail_ctx {
+	struct env *e;
+	uint32_t psn0;			/* first PSN of the WRITE */
+	uint32_t drop_psn[TAIL_MAX_DROP];
+	uint32_t drop_times[TAIL_MAX_DROP];
+	unsigned int ndrop;
+	bool drop_acks;
+	uint32_t sent[TAIL_PKTS];	/* transmissions per PSN of the WRITE */
+	uint32_t acks_dropped;
+};
+
+static void
+tail_capture(void *arg, int from, const struct rte_mbuf *m)
+{
+	struct tail_ctx *t = arg;
+	uint8_t buf[12];
+	const uint8_t *bth;
+	uint32_t psn, off;
+	unsigned int k;
+	bool drop = false;
+
+	/* Ethernet, IPv4 without options, UDP, then the BTH */
+	bth = rte_pktmbuf_read(m, 14 + 20 + 8, sizeof(buf), buf);
+	if (bth != NULL) {
+		psn = (uint32_t)bth[9] << 16 | (uint32_t)bth[10] << 8 | bth[11];
+		off = (psn - t->psn0) & 0xffffff;
+		if (from == 0 && bth[0] >= ROCE_OP_RC_RDMA_WRITE_FIRST &&
+		    bth[0] <= ROCE_OP_RC_RDMA_WRITE_ONLY_IMM && off < TAIL_PKTS) {
+			t->sent[off]++;
+			for (k = 0; k < t->ndrop; k++)
+				if (t->drop_psn[k] == off && t->drop_times[k] > 0) {
+					t->drop_times[k]--;
+					drop = true;
+				}
+		}
+		if (from == 1 && bth[0] == ROCE_OP_RC_ACK && t->drop_acks &&
+		    t->e->qp[0]->stats.sr_tail_probes == 0) {
+			t->acks_dropped++;
+			drop = true;
+		}
+	}
+	fake_link_cut(t->e->l, from, drop);
+}
+
+struct tail_result {
+	uint64_t sim_ns;
+	uint64_t retx, probes, timeouts;
+	uint32_t sent[TAIL_PKTS];
+	uint32_t acks_dropped;
+};
+
+/*
+ * One RDMA WRITE of @p npkts MTU-sized packets; the PSN offsets in
+ * @p drop (each dropped @p times times) and, with @p drop_acks, the ACKs
+ * up to the first tail-loss probe are lost. Data intact, one completion.
+ */
+static void
+tail_run(bool sr, uint32_t npkts, const uint32_t *drop, unsigned int ndrop,
+	 uint32_t times, bool drop_acks, struct tail_result *res)
+{
+	struct env *e = env_create(601, sr, ROCE_MTU_1024);
+	struct tail_ctx t;
+	uint64_t t0, hz = rte_get_tsc_hz();
+	unsigned int k;
+
+	CU_ASSERT_FATAL(e != NULL);
+	CU_ASSERT_FATAL(npkts <= TAIL_PKTS && ndrop <= TAIL_MAX_DROP);
+	memset(&t, 0, sizeof(t));
+	memset(res, 0, sizeof(*res));
+	t.e = e;
+	t.psn0 = e->qp[0]->req.psn;
+	for (k = 0; k < ndrop; k++) {
+		t.drop_psn[k] = drop[k];
+		t.drop_times[k] = times;
+	}
+	t.ndrop = ndrop;
+	t.drop_acks = drop_acks;
+	fill(e->buf[0], npkts * 1024, 77);
+	fake_link_set_capture(e->l, tail_capture, &t);
+	t0 = e->l->tsc;
+	CU_ASSERT_EQUAL_FATAL(post(e, ROCE_WR_RDMA_WRITE, 1, 0, npkts * 1024),
+			      0);
+	CU_ASSERT_FATAL(env_wait(e, 1, 0));
+	res->sim_ns = (e->l->tsc - t0) * 1000000000ULL / hz;
+	fake_link_settle(e->l, 200000);
+	fake_link_set_capture(e->l, NULL, NULL);
+	fake_link_cut(e->l, -1, false);
+	CU_ASSERT_EQUAL(e->wc[0][0].status, ROCE_WC_SUCCESS);
+	CU_ASSERT(memcmp(e->buf[0], e->buf[1], npkts * 1024) == 0);
+	res->retx = e->qp[0]->stats.retrans_pkts;
+	res->probes = e->qp[0]->stats.sr_tail_probes;
+	res->timeouts = e->qp[0]->stats.timeouts;
+	memcpy(res->sent, t.sent, sizeof(res->sent));
+	res->acks_dropped = t.acks_dropped;
+	env_destroy(e);
+}
+
+/*
+ * The last packets of a window (or their ACK) are lost: nothing behind
+ * them makes the responder SACK, so SR used to wait for the local ACK
+ * timeout like go-back-N. With RTO_low the tail-loss probe resends just
+ * the missing PSNs after a fraction of the timeout (simulated time, from
+ * the same seeds and drops), without consuming a retry; when the probe is
+ * lost too, the full timeout still recovers.
+ */
+static void
+test_tail_loss(void)
+{
+	static const uint32_t last2[] = { TAIL_PKTS - 2, TAIL_PKTS - 1 };
+	static const uint32_t last1[] = { TAIL_PKTS - 1 };
+	uint64_t tmo_ns = 4096ULL << 10;	/* env_create(): timeout code 10 */
+	uint64_t low_ns = tmo_ns >> ROCE_SR_RTO_LOW_SHIFT;
+	struct tail_result g, s;
+	unsigned int i;
+
+	/* the last two data packets lost once */
+	tail_run(false, TAIL_PKTS, last2, 2, 1, false, &g);
+	tail_run(true, TAIL_PKTS, last2, 2, 1, false, &s);
+	printf("\n  tail loss (last 2 of %u): GBN %" PRIu64 " us, %" PRIu64
+	       " resent, %" PRIu64 " timeouts; SR %" PRIu64 " us, %" PRIu64
+	       " resent, %" PRIu64 " probes, %" PRIu64 " timeouts\n",
+	       TAIL_PKTS, g.sim_ns / 1000, g.retx, g.timeouts, s.sim_ns / 1000,
+	       s.retx, s.probes, s.timeouts);
+	CU_ASSERT_EQUAL(g.timeouts, 1);
+	CU_ASSERT(g.sim_ns >= tmo_ns);
+	CU_ASSERT_EQUAL(s.timeouts, 0);
+	CU_ASSERT_EQUAL(s.probes, 1);
+	CU_ASSERT_EQUAL(s.retx, 2);
+	CU_ASSERT(s.sim_ns >= low_ns);
+	CU_ASSERT(s.sim_ns < tmo_ns);
+	CU_ASSERT(s.sim_ns * 4 < g.sim_ns);
+	/* only the lost PSNs went twice */
+	for (i = 0; i < TAIL_PKTS; i++)
+		CU_ASSERT_EQUAL(s.sent[i], i >= TAIL_PKTS - 2 ? 2u : 1u);
+
+	/* every data packet arrives, the ACKs up to the probe are lost */
+	tail_run(true, 2, NULL, 0, 0, true, &s);
+	printf("  lost ACKs (%u dropped): SR %" PRIu64 " us, %" PRIu64
+	       " resent, %" PRIu64 " probes, %" PRIu64 " timeouts\n",
+	       s.acks_dropped, s.sim_ns / 1000, s.retx, s.probes, s.timeouts);
+	CU_ASSERT(s.acks_dropped >= 1);
+	CU_ASSERT_EQUAL(s.probes, 1);
+	CU_ASSERT_EQUAL(s.timeouts, 0);
+	CU_ASSERT(s.retx >= 1 && s.retx <= 2);
+	CU_ASSERT(s.sim_ns < tmo_ns);
+
+	/* the probe is lost too: the local ACK timeout resends it again */
+	tail_run(true, TAIL_PKTS, last1, 1, 2, false, &s);
+	printf("  probe lost: SR %" PRIu64 " us, %" PRIu64 " resent, %" PRIu64
+	       " probes, %" PRIu64 " timeouts ", s.sim_ns / 1000, s.retx,
+	       s.probes, s.timeouts);
+	CU_ASSERT_EQUAL(s.probes, 1);
+	CU_ASSERT_EQUAL(s.timeouts, 1);
+	CU_ASSERT_EQUAL(s.retx, 2);
+	CU_ASSERT_EQUAL(s.sent[TAIL_PKTS - 1], 3);
+	CU_ASSERT(s.sim_ns >= tmo_ns);
+}
+
 static CU_TestInfo sr_tests[] = {
 	{ "PSN maps and SACK encoding", test_map },
 	{ "SR extension on the wire", test_wire },
@@ -631,6 +801,7 @@ static CU_TestInfo sr_tests[] = {
 	{ "WRITE/READ/SEND under loss: intact, in order", test_mixed_under_loss },
 	{ "READ responses placed ahead", test_read_under_loss },
 	{ "SR resends less than go-back-N", test_sr_beats_gbn },
+	{ "tail loss: RTO_low probe resends only the tail", test_tail_loss },
 	CU_TEST_INFO_NULL,
 };
 

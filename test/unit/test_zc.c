@@ -18,6 +18,7 @@
 #include "roce_priv.h"
 #include "roce_qp.h"
 #include "roce_txbuf.h"
+#include "roce_worker.h"
 #include "test_common.h"
 
 #define REGION (2u << 20)
@@ -329,7 +330,78 @@ test_zc_lossy(void)
 	CU_ASSERT_EQUAL(rte_mempool_in_use_count(mp), base);
 }
 
+/*
+ * roce_dereg_mr() while zero-copy frames built from the memory are still
+ * queued (here: in the peer's inbox, not yet received): -EBUSY and the MR
+ * unchanged; once the frames are consumed and freed it succeeds. The
+ * internal roce_dereg_mr_nowait() (the PMD's, which waits for zc_refs in
+ * its grace period) does not refuse.
+ */
+static void
+test_zc_dereg_busy(void)
+{
+	struct zc_env *e = zc_env_create(14, ROCE_MTU_1024);
+	struct roce_key_entry *ke;
+	struct roce_sge sge;
+	struct roce_send_wr wr;
+	struct roce_mr *mr2;
+	uint32_t lkey;
+	long i;
+
+	CU_ASSERT_FATAL(e != NULL && e->qp[1] != NULL);
+	fake_link_settle(e->l, 200000);
+	ke = &e->l->ep[0].dev->keys[e->mr[0]->index];
+	lkey = roce_mr_lkey(e->mr[0]);
+	pattern(e->buf[0], 8192, 5);
+	memset(&wr, 0, sizeof(wr));
+	sge.addr = (uintptr_t)e->buf[0];
+	sge.length = 8192;
+	sge.lkey = lkey;
+	wr.opcode = ROCE_WR_RDMA_WRITE;
+	wr.sg_list = &sge;
+	wr.num_sge = 1;
+	wr.rdma.remote_addr = (uintptr_t)e->buf[1];
+	wr.rdma.rkey = roce_mr_rkey(e->mr[1]);
+	CU_ASSERT_EQUAL(roce_post_send(e->qp[0], &wr, 1, NULL), 0);
+	/* side 0 alone runs: its frames wait in side 1's inbox */
+	for (i = 0; i < 8 && __atomic_load_n(&ke->zc_refs,
+					     __ATOMIC_ACQUIRE) == 0; i++)
+		roce_worker_poll(e->l->ep[0].w, e->l->tsc);
+	CU_ASSERT_FATAL(__atomic_load_n(&ke->zc_refs, __ATOMIC_ACQUIRE) > 0);
+	CU_ASSERT_EQUAL(roce_dereg_mr(e->mr[0]), -EBUSY);
+	/* unchanged: the key still names the memory */
+	CU_ASSERT_EQUAL(roce_mr_lkey(e->mr[0]), lkey);
+	CU_ASSERT(ke->type == ROCE_KEY_MR && ke->host == e->buf[0]);
+	zc_wait(e, 1, 0);
+	fake_link_settle(e->l, 200000);
+	CU_ASSERT_EQUAL(__atomic_load_n(&ke->zc_refs, __ATOMIC_ACQUIRE), 0);
+	CU_ASSERT(memcmp(e->buf[0], e->buf[1], 8192) == 0);
+	CU_ASSERT_EQUAL(roce_dereg_mr(e->mr[0]), 0);
+	e->mr[0] = NULL;
+	CU_ASSERT_EQUAL(ke->type, ROCE_KEY_FREE);
+	/* the PMD's variant: the key goes at once, frames or not */
+	mr2 = roce_reg_mr(e->l->ep[0].pd, e->buf[0], REGION,
+			  ROCE_ACCESS_LOCAL_WRITE);
+	CU_ASSERT_FATAL(mr2 != NULL);
+	ke = &e->l->ep[0].dev->keys[mr2->index];
+	sge.lkey = roce_mr_lkey(mr2);
+	CU_ASSERT_EQUAL(roce_post_send(e->qp[0], &wr, 1, NULL), 0);
+	for (i = 0; i < 8 && __atomic_load_n(&ke->zc_refs,
+					     __ATOMIC_ACQUIRE) == 0; i++)
+		roce_worker_poll(e->l->ep[0].w, e->l->tsc);
+	CU_ASSERT_FATAL(__atomic_load_n(&ke->zc_refs, __ATOMIC_ACQUIRE) > 0);
+	CU_ASSERT_EQUAL(roce_dereg_mr_nowait(mr2), 0);
+	CU_ASSERT_EQUAL(ke->type, ROCE_KEY_FREE);
+	/* the frames were built already: they still arrive and complete */
+	zc_wait(e, 1, 0);
+	fake_link_settle(e->l, 200000);
+	CU_ASSERT_EQUAL(__atomic_load_n(&ke->zc_refs, __ATOMIC_ACQUIRE), 0);
+	zc_env_destroy(e);
+}
+
 static CU_TestInfo zc_tests[] = {
+	{ "dereg_mr while zero-copy frames are queued: -EBUSY",
+	  test_zc_dereg_busy },
 	{ "WRITE/SEND/READ sizes: chained, intact, no leak", test_zc_sizes },
 	{ "threshold and flag off: copied", test_zc_threshold_and_off },
 	{ "5% loss + dup + reorder + corruption", test_zc_lossy },

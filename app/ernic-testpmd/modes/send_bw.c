@@ -56,7 +56,8 @@ send_bw_size(struct bench *b, uint64_t size)
 		while (ret == 0 && b->recv_done < o->iters * b->nqps &&
 		       o->duration == 0 && !*b->quit)
 			bench_progress(b);
-		b->refill_recv = false;
+		/* -D: the peer may still be sending (bench_bw_server_iter()) */
+		b->refill_recv = o->duration != 0;
 		b->recv_done = 0;
 	} else if (sender) {
 		ret = bench_bw_client_iter(b, &mine);

@@ -1,0 +1,374 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * roce-cost-pmd: the instruction cost of the whole net_ernic datapath per
+ * message, as roce-cost (roce_cost.c) gives it for the libroce engines over
+ * the fake link. Two net_ernic ports (one worker each) on a net_ring pair
+ * (test_ring_link(): pointer passing, the link of ernic-testpmd
+ * --loopback, pmtu 4096 as its pair), one RC QP a side connected with
+ * static addresses (no neighbour resolution: it runs on wall-clock timers
+ * that valgrind makes far too slow), and one thread that posts RC WRITEs
+ * or SENDs (one signaled every --cq-mod, at most 128 outstanding), runs
+ * rte_pmd_ernic_poll() on both ports and polls the CQs. So the count
+ * covers what a worker lcore runs per iteration: rte_eth_rx_burst on the
+ * ring, classification, the engines, the TX batch through
+ * rte_eth_tx_burst, mbuf alloc/free, plus the application's post and poll.
+ *
+ * Under valgrind --tool=callgrind --collect-atstart=no only the measured
+ * phase (after --warmup messages) is collected: "Collected" divided by the
+ * messages printed here is the cost. Output: one JSON object on stdout;
+ * exit status 0, 1 when the run failed or the data did not arrive, 2 on a
+ * bad option.
+ */
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_bus_vdev.h>
+#include <rte_cycles.h>
+#include <rte_ethdev.h>
+#include <valgrind/callgrind.h>
+
+#include "roce_verbs.h"
+#include "rte_pmd_ernic.h"
+#include "test_common.h"
+#include "test_pmd_pair.h"
+
+#define PC_DEPTH 128
+#define PC_MAX_ITERS 100000000L
+
+struct pc_opts {
+	bool send;
+	uint32_t size;
+	uint32_t msgs;
+	uint32_t warmup;
+	uint32_t cq_mod;
+	bool zero_copy;
+};
+
+struct pc_side {
+	uint16_t port;
+	struct roce_pd *pd;
+	struct roce_cq *cq;
+	struct roce_qp *qp;
+	struct roce_mr *mr;
+	uint8_t *buf;
+	uint8_t mac[6];
+};
+
+struct pc_env {
+	struct pc_opts o;
+	struct pc_side s[2];
+	uint64_t posted, completed, recv_done;
+	uint64_t errors;
+};
+
+static void
+usage(const char *prog)
+{
+	fprintf(stderr, "usage: %s [--op write|send] [--size N] [--msgs N] [--warmup N] [--cq-mod N] [--zero-copy]\n",
+		prog);
+}
+
+static int
+parse_opts(int argc, char **argv, struct pc_opts *o)
+{
+	static const struct option lo[] = {
+		{ "op", required_argument, NULL, 'o' },
+		{ "size", required_argument, NULL, 's' },
+		{ "msgs", required_argument, NULL, 'n' },
+		{ "warmup", required_argument, NULL, 'w' },
+		{ "cq-mod", required_argument, NULL, 'c' },
+		{ "zero-copy", no_argument, NULL, 'z' },
+		{ NULL, 0, NULL, 0 },
+	};
+	char *end;
+	unsigned long v;
+	int c;
+
+	o->send = false;
+	o->size = 64;
+	o->msgs = 2000;
+	o->warmup = 200;
+	o->cq_mod = 64;
+	o->zero_copy = false;
+	while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
+		if (c == 'z') {
+			o->zero_copy = true;
+			continue;
+		}
+		if (c == 'o') {
+			if (strcmp(optarg, "write") != 0 &&
+			    strcmp(optarg, "send") != 0)
+				goto bad;
+			o->send = strcmp(optarg, "send") == 0;
+			continue;
+		}
+		if (c == '?')
+			goto bad;
+		v = strtoul(optarg, &end, 10);
+		if (*end != '\0' || v == 0 || v > (1ul << 24))
+			goto bad;
+		switch (c) {
+		case 's':
+			o->size = (uint32_t)v;
+			break;
+		case 'n':
+			o->msgs = (uint32_t)v;
+			break;
+		case 'w':
+			o->warmup = (uint32_t)v;
+			break;
+		case 'c':
+			o->cq_mod = (uint32_t)v;
+			break;
+		}
+	}
+	if (o->size > 65536 || o->cq_mod > PC_DEPTH)
+		goto bad;
+	return 0;
+bad:
+	usage(argv[0]);
+	return -1;
+}
+
+/*
+ * test_rc_end_create() with the port's MTU raised to what its pmtu=4096
+ * needs (the device's minimum MTU), as ernic-testpmd's port set-up does.
+ */
+static int
+side_create(struct pc_side *s)
+{
+	struct rte_eth_dev_info info;
+	struct roce_qp_init_attr ia;
+	struct rte_eth_conf conf;
+
+	memset(&conf, 0, sizeof(conf));
+	if (rte_eth_dev_info_get(s->port, &info) != 0)
+		return -1;
+	conf.rxmode.mtu = info.min_mtu;
+	if (rte_eth_dev_configure(s->port, 1, 1, &conf) != 0 ||
+	    rte_eth_rx_queue_setup(s->port, 0, 1024, 0, NULL,
+				   test_mbuf_pool()) != 0 ||
+	    rte_eth_tx_queue_setup(s->port, 0, 1024, 0, NULL) != 0 ||
+	    rte_eth_dev_start(s->port) != 0)
+		return -1;
+	s->pd = roce_alloc_pd(rte_pmd_ernic_get_device(s->port));
+	if (s->pd == NULL)
+		return -1;
+	s->cq = roce_create_cq(rte_pmd_ernic_pick_worker(s->port), 4096);
+	if (s->cq == NULL)
+		return -1;
+	memset(&ia, 0, sizeof(ia));
+	ia.qp_type = ROCE_QPT_RC;
+	ia.send_cq = s->cq;
+	ia.recv_cq = s->cq;
+	ia.cap.max_send_wr = PC_DEPTH;
+	ia.cap.max_recv_wr = PC_DEPTH;
+	ia.cap.max_send_sge = 1;
+	ia.cap.max_recv_sge = 1;
+	s->qp = roce_create_qp(s->pd, &ia);
+	return s->qp != NULL ? 0 : -1;
+}
+
+static int
+env_create(struct pc_env *e)
+{
+	char args[160], name[32];
+	struct rte_ether_addr m;
+	int i;
+
+	if (test_ring_link("pcA", "pcB") != 0)
+		return -1;
+	for (i = 0; i < 2; i++) {
+		struct pc_side *s = &e->s[i];
+
+		snprintf(name, sizeof(name), "net_ernic%d", i);
+		snprintf(args, sizeof(args),
+			 "port=net_ring_pc%c,ip=198.18.0.%d,mac=02:00:00:00:00:0%d,pmtu=4096,zero_copy=%d",
+			 'A' + i, i + 1, i + 1, e->o.zero_copy ? 1 : 0);
+		if (rte_vdev_init(name, args) != 0 ||
+		    rte_eth_dev_get_port_by_name(name, &s->port) != 0 ||
+		    rte_eth_macaddr_get(s->port, &m) != 0)
+			return -1;
+		memcpy(s->mac, m.addr_bytes, 6);
+		if (side_create(s) != 0)
+			return -1;
+		s->buf = aligned_alloc(4096, 65536);
+		if (s->buf == NULL)
+			return -1;
+		memset(s->buf, i == 0 ? 0x5a : 0, 65536);
+		s->mr = roce_reg_mr(s->pd, s->buf, 65536,
+				    ROCE_ACCESS_LOCAL_WRITE |
+				    ROCE_ACCESS_REMOTE_WRITE);
+		if (s->mr == NULL)
+			return -1;
+	}
+	/* ACK timeout 20 (4.3 s): valgrind is slow, no spurious retries */
+	for (i = 0; i < 2; i++)
+		if (test_rc_connect(e->s[i].qp, e->s[i ^ 1].port,
+				    e->s[i ^ 1].mac,
+				    roce_qp_num(e->s[i ^ 1].qp),
+				    ROCE_MTU_4096, 20) != 0)
+			return -1;
+	return 0;
+}
+
+static void
+env_destroy(struct pc_env *e)
+{
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		struct pc_side *s = &e->s[i];
+
+		if (s->mr != NULL && roce_dereg_mr(s->mr) != 0)
+			s->buf = NULL;	/* frames may still read it */
+		if (s->qp != NULL || s->cq != NULL || s->pd != NULL)
+			test_rc_end_destroy(s->port, s->pd, s->cq, s->qp);
+		free(s->buf);
+	}
+}
+
+static int
+post_recv(struct pc_env *e)
+{
+	struct pc_side *s = &e->s[1];
+	struct roce_sge sge = {
+		.addr = (uintptr_t)s->buf, .length = e->o.size,
+		.lkey = roce_mr_lkey(s->mr),
+	};
+	struct roce_recv_wr wr = { .wr_id = 0, .sg_list = &sge, .num_sge = 1 };
+
+	return roce_post_recv(s->qp, &wr, 1, NULL);
+}
+
+static int
+post_sends(struct pc_env *e, uint64_t upto)
+{
+	struct pc_side *s = &e->s[0];
+	struct roce_sge sge;
+	struct roce_send_wr wr;
+
+	while (e->posted < upto && e->posted - e->completed < PC_DEPTH) {
+		sge.addr = (uintptr_t)s->buf;
+		sge.length = e->o.size;
+		sge.lkey = roce_mr_lkey(s->mr);
+		memset(&wr, 0, sizeof(wr));
+		wr.wr_id = e->posted;
+		wr.opcode = e->o.send ? ROCE_WR_SEND : ROCE_WR_RDMA_WRITE;
+		wr.sg_list = &sge;
+		wr.num_sge = 1;
+		/* the last one of every cq_mod, and the run's last */
+		if ((e->posted + 1) % e->o.cq_mod == 0 || e->posted + 1 == upto)
+			wr.send_flags = ROCE_SEND_SIGNALED;
+		wr.rdma.remote_addr = (uintptr_t)e->s[1].buf;
+		wr.rdma.rkey = roce_mr_rkey(e->s[1].mr);
+		if (roce_post_send(s->qp, &wr, 1, NULL) != 0)
+			return -1;
+		e->posted++;
+	}
+	return 0;
+}
+
+static int
+run_to(struct pc_env *e, uint64_t total)
+{
+	struct roce_wc wc[64];
+	long it;
+	int n, j;
+
+	for (it = 0; it < PC_MAX_ITERS && e->completed < total; it++) {
+		if (post_sends(e, total) != 0)
+			return -1;
+		rte_pmd_ernic_poll(e->s[0].port);
+		rte_pmd_ernic_poll(e->s[1].port);
+		n = roce_poll_cq(e->s[0].cq, wc, (int)RTE_DIM(wc));
+		for (j = 0; j < n; j++) {
+			if (wc[j].status != ROCE_WC_SUCCESS) {
+				e->errors++;
+				return -1;
+			}
+			e->completed = wc[j].wr_id + 1;
+		}
+		if (!e->o.send)
+			continue;
+		n = roce_poll_cq(e->s[1].cq, wc, (int)RTE_DIM(wc));
+		for (j = 0; j < n; j++) {
+			if (wc[j].status != ROCE_WC_SUCCESS ||
+			    post_recv(e) != 0) {
+				e->errors++;
+				return -1;
+			}
+			e->recv_done++;
+		}
+	}
+	return e->completed >= total ? 0 : -1;
+}
+
+static uint64_t
+port_opackets(uint16_t port)
+{
+	struct rte_eth_stats st;
+
+	return rte_eth_stats_get(port, &st) == 0 ? st.opackets : 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	static struct pc_env env;
+	struct pc_env *e = &env;
+	uint64_t total, p0, p1, t0, t1;
+	uint32_t i;
+	int ret = 1;
+
+	if (parse_opts(argc, argv, &e->o) != 0)
+		return 2;
+	if (test_eal_init(1, argv) != 0)
+		return 1;
+	if (env_create(e) != 0) {
+		fprintf(stderr, "roce-cost-pmd: set-up failed\n");
+		goto out;
+	}
+	for (i = 0; e->o.send && i < PC_DEPTH; i++)
+		if (post_recv(e) != 0)
+			goto fail;
+	if (run_to(e, e->o.warmup) != 0)
+		goto fail;
+	total = (uint64_t)e->o.warmup + e->o.msgs;
+	p0 = port_opackets(e->s[0].port) + port_opackets(e->s[1].port);
+	t0 = rte_rdtsc();
+	CALLGRIND_TOGGLE_COLLECT;
+	ret = run_to(e, total);
+	CALLGRIND_TOGGLE_COLLECT;
+	t1 = rte_rdtsc();
+	p1 = port_opackets(e->s[0].port) + port_opackets(e->s[1].port);
+	if (ret != 0) {
+		ret = 1;
+		goto fail;
+	}
+	ret = 1;
+	if (memcmp(e->s[0].buf, e->s[1].buf, e->o.size) != 0) {
+		fprintf(stderr, "roce-cost-pmd: data mismatch\n");
+		goto out;
+	}
+	printf("{\"op\": \"%s\", \"bytes\": %u, \"qps\": 1, \"post_list\": 1, "
+	       "\"cq_mod\": %u, \"mtu\": 4096, \"zero_copy\": %s, "
+	       "\"msgs\": %u, \"data_pkts\": %u, \"pkts\": %" PRIu64 ", "
+	       "\"valgrind\": %s, \"tsc_per_msg\": %.1f}\n",
+	       e->o.send ? "send" : "write", e->o.size, e->o.cq_mod,
+	       e->o.zero_copy ? "true" : "false", e->o.msgs,
+	       e->o.msgs * ((e->o.size + 4095) / 4096), p1 - p0,
+	       RUNNING_ON_VALGRIND ? "true" : "false",
+	       (double)(t1 - t0) / (double)e->o.msgs);
+	ret = 0;
+	goto out;
+fail:
+	fprintf(stderr, "roce-cost-pmd: run failed (%" PRIu64 " error completions, %" PRIu64 " of %" PRIu64 " complete)\n",
+		e->errors, e->completed, e->posted);
+out:
+	env_destroy(e);
+	return ret;
+}
