@@ -317,7 +317,7 @@ port_make_loopback_pair_qps(uint16_t port_id[2], uint32_t qps)
 			return -ENODEV;
 		snprintf(name, sizeof(name), "net_ernic_lb%d", i);
 		snprintf(args, sizeof(args),
-			 "port=%s,ip=%s,mac=%s,pmtu=4096,max_qps=%u,zero_copy=0", rname,
+			 "port=%s,ip=%s,mac=%s,pmtu=4096,max_qps=%u", rname,
 			 ips[i], macs[i], RTE_MIN(max_qps, 65536u));
 		ret = rte_vdev_init(name, args);
 		if (ret != 0)

@@ -116,6 +116,8 @@ ernic_ctrl_create(struct ernic_port *p)
 	int ret;
 
 	rte_spinlock_init(&c->lock);
+	c->inline_period = rte_get_tsc_hz() * ERNIC_CTRL_INLINE_US / 1000000;
+	c->next_inline = 0;
 	snprintf(name, sizeof(name), "ernic%u_gsi", p->port_id);
 	c->gsi_ring = rte_ring_create(name, ERNIC_GSI_RING, p->socket,
 				      RING_F_SC_DEQ);

@@ -372,14 +372,15 @@ void
 ernic_neigh_age(struct ernic_port *p, uint64_t now)
 {
 	struct ernic_neigh *nt = &p->neigh;
-	const uint64_t hz = rte_get_tsc_hz();
-	const uint64_t reachable = hz * p->args.neigh_reachable;
-	const uint64_t retrans = hz * ERNIC_NEIGH_RETRANS_MS / 1000;
+	uint64_t hz, reachable, retrans;
 	struct ernic_neigh_entry *e;
 	uint32_t i;
 
-	if (now < nt->age_next_tsc)
+	if (now < nt->age_next_tsc)	/* every poll of worker 0: cheap */
 		return;
+	hz = rte_get_tsc_hz();
+	reachable = hz * p->args.neigh_reachable;
+	retrans = hz * ERNIC_NEIGH_RETRANS_MS / 1000;
 	nt->age_next_tsc = now + hz / 10;	/* ten scans a second */
 	if (!rte_spinlock_trylock(&nt->lock))
 		return;				/* a resolver: next scan */

@@ -67,6 +67,8 @@ enum {
 	ERNIC_RX_DESC = 1024,		/**< underlying RX descriptors per queue */
 	ERNIC_TX_DESC = 1024,
 	ERNIC_ZC_ROOM = 64,		/**< data room of zero-copy attach/tail mbufs */
+	/** rte_pmd_ernic_poll() runs the control core at most this often (us) */
+	ERNIC_CTRL_INLINE_US = 10,
 	ERNIC_APP_RING = 4096,		/**< non-RoCE frames for the application */
 	ERNIC_OUT_RING = 4096,		/**< frames worker 0 sends for others */
 	ERNIC_CTL_RING = 1024,		/**< ARP/ND frames for worker 0 */
@@ -227,6 +229,9 @@ struct ernic_ctrl {
 	struct ernic_mr_svc *mr_svc;	/**< registration service (ernic_mr_svc.c) */
 	struct ernic_recovery *rec;	/**< QP error recovery (ernic_recovery.c) */
 	struct ernic_rrec *rrec;	/**< register QPs, async events (ernic_reg_recovery.c) */
+	/** rte_pmd_ernic_poll(): TSC before which it skips the control core */
+	uint64_t next_inline;
+	uint64_t inline_period;		/**< ERNIC_CTRL_INLINE_US in TSC cycles */
 };
 
 struct ernic_worker {
@@ -239,6 +244,7 @@ struct ernic_worker {
 	uint32_t service_id;
 	bool service_registered;
 	int32_t lcore;			/**< lcore mapped by lcores=, -1: none */
+	uint64_t now;			/**< TSC of its last iteration */
 	uint16_t tx_mirrored;		/**< capture: refused frames already shown */
 	int32_t socket;			/**< NUMA node of its memory (ernic_numa.c) */
 	uint64_t cnt[ERNIC_CNT_MAX];

@@ -64,7 +64,9 @@ struct roce_worker *rte_pmd_ernic_pick_worker(uint16_t port_id);
 /**
  * Run every worker of the port once, on the calling lcore: for
  * applications without service cores (single-core use). Serialised with
- * service lcores that run the same workers.
+ * service lcores that run the same workers. The port's control core (CM
+ * MADs on QP1, QP recovery, registrations) runs from here too, at most
+ * once every 10 us of calls.
  *
  * @return the number of workers that ran, or -ENODEV, or -ENOEXEC when the
  *   port is not started

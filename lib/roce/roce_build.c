@@ -233,9 +233,9 @@ roce_build_mbuf(struct rte_mbuf *m, const struct roce_hdr_fields *f)
 	rte_pktmbuf_prepend(m, (uint16_t)hlen);
 	trailer = rte_pktmbuf_append(m, (uint16_t)tail);
 	memset(trailer, 0, tail);
-	m->l2_len = l2_len(f);
-	m->l3_len = l3_len(f);
-	m->l4_len = ROCE_UDP_HLEN;
+	/* one store: three bit-field updates would each read it back */
+	m->tx_offload = rte_mbuf_tx_offload(l2_len(f), l3_len(f),
+					    ROCE_UDP_HLEN, 0, 0, 0, 0);
 	return 0;
 }
 
@@ -308,7 +308,10 @@ roce_build_mbuf_tmpl(struct rte_mbuf *m, const uint8_t *tmpl,
 	}
 	if (v4) {
 		struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(hdr + l2);
-		rte_be16_t old = ip->total_length;
+		/* old values from the template, not from the copy just stored */
+		const struct rte_ipv4_hdr *tip =
+			(const struct rte_ipv4_hdr *)(tmpl + l2);
+		rte_be16_t old = tip->total_length;
 		rte_be16_t len;
 
 		if (unlikely(ulen + ROCE_IPV4_HLEN > UINT16_MAX))
@@ -317,7 +320,7 @@ roce_build_mbuf_tmpl(struct rte_mbuf *m, const uint8_t *tmpl,
 		ip->total_length = len;
 		/* RFC 1624 eqn. 3: HC' = ~(~HC + ~m + m') */
 		ip->hdr_checksum = (rte_be16_t)~csum_fold(
-			(uint32_t)(uint16_t)~ip->hdr_checksum +
+			(uint32_t)(uint16_t)~tip->hdr_checksum +
 			(uint16_t)~old + len);
 	} else {
 		struct rte_ipv6_hdr *ip = (struct rte_ipv6_hdr *)(hdr + l2);
@@ -339,9 +342,13 @@ roce_build_mbuf_tmpl(struct rte_mbuf *m, const uint8_t *tmpl,
 	memset(trailer + pad, 0, ROCE_ICRC_LEN);
 	last->data_len += (uint16_t)(pad + ROCE_ICRC_LEN);
 	m->pkt_len += pad + ROCE_ICRC_LEN;
-	m->l2_len = l2;
-	m->l3_len = v4 ? ROCE_IPV4_HLEN : ROCE_IPV6_HLEN;
-	m->l4_len = ROCE_UDP_HLEN;
+	/*
+	 * One store: three bit-field updates would each read back what the
+	 * last one stored (a store-forwarding stall on the mbuf per frame).
+	 */
+	m->tx_offload = rte_mbuf_tx_offload(l2, v4 ? ROCE_IPV4_HLEN :
+					    ROCE_IPV6_HLEN, ROCE_UDP_HLEN,
+					    0, 0, 0, 0);
 	return 0;
 }
 

@@ -318,7 +318,8 @@ req_gather(struct req_ctx *c, uint32_t off, uint32_t len)
 			 * deregistration waits for it, ernic_mr_svc.c).
 			 */
 			int ret = roce_txbuf_attach_ref(
-				roce_txbuf_pool(&qp->dev->cfg), c->m, ref.host,
+				roce_txbuf_pool(&qp->dev->cfg),
+				roce_worker_zc_pf(qp->w), c->m, ref.host,
 				n, roce_key_ref_zc(&ref));
 
 			if (ret == 0) {
@@ -740,7 +741,7 @@ req_build(struct req_ctx *c)
 	enum roce_err e;
 	int ret;
 
-	c->m = rte_pktmbuf_alloc(qp->dev->cfg.hdr_pool);
+	c->m = roce_worker_hdr_mbuf(qp->w);
 	if (c->m == NULL) {
 		qp->stats.tx_no_mbuf++;
 		c->reschedule = true;

@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include <rte_malloc.h>
+#include <rte_memcpy.h>
 
 #include "roce_engine.h"
 #include "roce_icrc.h"
@@ -134,7 +135,7 @@ mbuf_copy_out(const struct rte_mbuf *m, uint32_t off, void *dst, uint32_t len)
 	/* rte_pktmbuf_read() copies into dst itself across segments */
 	p = rte_pktmbuf_read(m, off, len, dst);
 	if (p != dst)
-		memcpy(dst, p, len);
+		rte_memcpy(dst, p, len);
 }
 
 /* ------------------------------------------------------------------ */
@@ -202,7 +203,7 @@ resp_send(struct roce_qp *qp, struct roce_hdr_fields *f, const uint8_t *payload,
 	struct rte_mbuf *m;
 	int rc;
 
-	m = rte_pktmbuf_alloc(mp);
+	m = roce_worker_hdr_mbuf(w);
 	if (unlikely(m == NULL))
 		goto nomem;
 	/*
@@ -212,7 +213,8 @@ resp_send(struct roce_qp *qp, struct roce_hdr_fields *f, const uint8_t *payload,
 	 */
 	rc = -ENOTSUP;
 	if (payload != NULL && roce_txbuf_zc_ok(&qp->dev->cfg, len))
-		rc = roce_txbuf_attach_ref(roce_txbuf_pool(&qp->dev->cfg), m,
+		rc = roce_txbuf_attach_ref(roce_txbuf_pool(&qp->dev->cfg),
+					   roce_worker_zc_pf(w), m,
 					   payload, len, roce_key_ref_zc(ref));
 	if (rc == 0)
 		qp->stats.tx_zc_pkts++;

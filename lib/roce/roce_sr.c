@@ -12,6 +12,7 @@
 #include <rte_common.h>
 #include <rte_cycles.h>
 #include <rte_mbuf.h>
+#include <rte_memcpy.h>
 
 #include "roce_engine.h"
 #include "roce_psn.h"
@@ -205,7 +206,7 @@ sr_copy_payload(const struct roce_pkt *pkt, const struct rte_mbuf *m,
 		return;
 	p = rte_pktmbuf_read(m, pkt->payload_off, pkt->payload_len, dst);
 	if (p != dst)
-		memcpy(dst, p, pkt->payload_len);
+		rte_memcpy(dst, p, pkt->payload_len);
 }
 
 enum roce_err

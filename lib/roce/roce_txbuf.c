@@ -56,12 +56,13 @@ int
 roce_txbuf_attach(struct rte_mempool *mp, struct rte_mbuf *m,
 		  const void *addr, uint32_t len)
 {
-	return roce_txbuf_attach_ref(mp, m, addr, len, NULL);
+	return roce_txbuf_attach_ref(mp, NULL, m, addr, len, NULL);
 }
 
 int
-roce_txbuf_attach_ref(struct rte_mempool *mp, struct rte_mbuf *m,
-		      const void *addr, uint32_t len, uint32_t *inflight)
+roce_txbuf_attach_ref(struct rte_mempool *mp, const struct roce_mbuf_pf *pf,
+		      struct rte_mbuf *m, const void *addr, uint32_t len,
+		      uint32_t *inflight)
 {
 	struct rte_mbuf_ext_shared_info *shinfo;
 	struct rte_mbuf *seg[2];
@@ -75,6 +76,11 @@ roce_txbuf_attach_ref(struct rte_mempool *mp, struct rte_mbuf *m,
 	iova = txbuf_iova(addr, len);
 	if (iova == RTE_BAD_IOVA)
 		return -ENOTSUP;
+	if (pf != NULL && pf->mp == mp) {
+		/* the two of a later packet */
+		roce_mbuf_pf_ahead(pf, 2 * ROCE_MBUF_PF_AHEAD);
+		roce_mbuf_pf_ahead(pf, 2 * ROCE_MBUF_PF_AHEAD + 1);
+	}
 	if (rte_pktmbuf_alloc_bulk(mp, seg, RTE_DIM(seg)) != 0)
 		return -ENOMEM;
 	/*

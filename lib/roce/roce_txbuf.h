@@ -29,6 +29,7 @@
 
 #include <rte_mbuf.h>
 
+#include "roce_mbuf_pf.h"
 #include "roce_verbs.h"
 
 /** Default roce_device_config::zc_min: smaller payloads are copied. */
@@ -78,8 +79,11 @@ int roce_txbuf_attach(struct rte_mempool *mp, struct rte_mbuf *m,
  * (atomically, NULL: not counted) until the attached mbuf is freed: the
  * owner of the memory waits for 0 before reusing it (deregistration of a
  * region a READ response is sent from, roce_priv.h roce_key_entry).
+ * @p pf (NULL: none): the calling worker's prefetch of @p mp, told that
+ * two mbufs are taken.
  */
-int roce_txbuf_attach_ref(struct rte_mempool *mp, struct rte_mbuf *m,
-			  const void *addr, uint32_t len, uint32_t *inflight);
+int roce_txbuf_attach_ref(struct rte_mempool *mp, const struct roce_mbuf_pf *pf,
+			  struct rte_mbuf *m, const void *addr, uint32_t len,
+			  uint32_t *inflight);
 
 #endif /* ROCE_TXBUF_H */

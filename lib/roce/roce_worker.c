@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include <rte_eal.h>
+#include <rte_lcore.h>
 #include <rte_errno.h>
 #include <rte_malloc.h>
 #include <rte_pause.h>
@@ -15,6 +16,7 @@
 #include "roce_icrc.h"
 #include "roce_parse.h"
 #include "roce_qp.h"
+#include "roce_txbuf.h"
 #include "roce_worker.h"
 
 static const char *const worker_cnt_names[ROCE_WCNT_MAX] = {
@@ -159,6 +161,8 @@ roce_worker_create_socket(struct roce_device *dev, roce_tx_burst_t tx,
 	if (w->db_ring == NULL || w->ctl_ring == NULL)
 		goto nomem;
 	w->qs_seen = ROCE_QS_OFFLINE;	/* a reader from its first poll */
+	roce_mbuf_pf_init(&w->hdr_pf, dev->cfg.hdr_pool);
+	roce_mbuf_pf_init(&w->zc_pf, roce_txbuf_pool(&dev->cfg));
 	rte_spinlock_lock(&dev->ctl_lock);
 	dev->nb_worker++;
 	w->qs_next = dev->qs_workers;
@@ -214,8 +218,12 @@ worker_enter(struct roce_worker *w, uint64_t now)
 {
 	int tid = rte_gettid();
 
-	if (unlikely(w->poll_tid != tid))
+	if (unlikely(w->poll_tid != tid)) {
 		__atomic_store_n(&w->poll_tid, tid, __ATOMIC_RELEASE);
+		/* the mempool caches allocations now come from */
+		roce_mbuf_pf_bind(&w->hdr_pf, rte_lcore_id());
+		roce_mbuf_pf_bind(&w->zc_pf, rte_lcore_id());
+	}
 	w->now = now;
 }
 

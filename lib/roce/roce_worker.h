@@ -19,6 +19,7 @@
 
 #include <rte_ring.h>
 
+#include "roce_mbuf_pf.h"
 #include "roce_parse.h"
 #include "roce_priv.h"
 #include "roce_timer.h"
@@ -110,6 +111,10 @@ struct roce_worker {
 	uint64_t now;		/**< TSC of the current rx/poll call */
 	uint32_t tx_sent;	/**< frames sent during the current poll */
 
+	/* prefetch of the next header (hdr_pool) and zero-copy mbufs */
+	struct roce_mbuf_pf hdr_pf;
+	struct roce_mbuf_pf zc_pf;
+
 	/* TX batch: tx_buf[0..tx_n) waits for the callback, oldest first */
 	uint16_t tx_n;
 	struct rte_mbuf *tx_buf[ROCE_WORKER_TX_BATCH];
@@ -143,6 +148,23 @@ static inline void
 roce_worker_count(struct roce_worker *w, enum roce_worker_cnt c)
 {
 	w->cnt[c]++;
+}
+
+/**
+ * An mbuf of the device's hdr_pool for a frame @p w sends, reset as
+ * rte_pktmbuf_alloc() returns it; NULL when the pool is empty.
+ */
+static inline struct rte_mbuf *
+roce_worker_hdr_mbuf(struct roce_worker *w)
+{
+	return roce_mbuf_pf_alloc(&w->hdr_pf);
+}
+
+/** Prefetch of the zero-copy segments' pool (roce_txbuf_attach_ref()). */
+static inline const struct roce_mbuf_pf *
+roce_worker_zc_pf(const struct roce_worker *w)
+{
+	return &w->zc_pf;
 }
 
 /** The device of @p w. */
