@@ -154,6 +154,10 @@ run_loopback_to(const struct app_opts *o, FILE *out, volatile int *quit)
 			cc_snap_take(&cs, cli.qp, cli.nqps);
 			cc_report_loopback(out, port, side);
 		}
+		if (o->xstats) {
+			port_print_xstats(out, port[0]);
+			port_print_xstats(out, port[1]);
+		}
 	}
 	bench_destroy(&cli);
 	if (srv.qp != NULL)

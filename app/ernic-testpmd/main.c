@@ -79,6 +79,8 @@ run_benchmark_to(const struct app_opts *o, FILE *out, volatile int *quit)
 	}
 	if (ret == 0)
 		ret = bench_run(&b);
+	if (o->xstats)
+		port_print_xstats(out, b.port_id);
 	bench_destroy(&b);
 	return ret == 0 ? 0 : 1;
 }

@@ -115,6 +115,7 @@ struct app_opts {
 	bool write_with_imm;			/**< --write_with_imm */
 	bool cpu_freq_f;			/**< -F (accepted, no effect) */
 	bool json;				/**< --json */
+	bool xstats;				/**< --xstats */
 	bool events;				/**< -e: sleep on CQ events */
 	uint32_t stats_period;			/**< --stats-period seconds */
 	bool help;				/**< -h */

@@ -4,7 +4,9 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -276,6 +278,35 @@ port_resolve(uint16_t port_id, const union roce_gid *gid, uint8_t mac[6],
 			return -EINTR;
 		progress(arg);
 	}
+}
+
+void
+port_print_xstats(FILE *out, uint16_t port_id)
+{
+	struct rte_eth_xstat_name *names = NULL;
+	struct rte_eth_xstat *xs = NULL;
+	char pname[RTE_ETH_NAME_MAX_LEN];
+	int n, i;
+
+	if (rte_eth_dev_get_name_by_port(port_id, pname) != 0)
+		snprintf(pname, sizeof(pname), "port%u", port_id);
+	n = rte_eth_xstats_get(port_id, NULL, 0);
+	if (n > 0) {
+		xs = calloc((size_t)n, sizeof(*xs));
+		names = calloc((size_t)n, sizeof(*names));
+	}
+	if (xs == NULL || names == NULL ||
+	    rte_eth_xstats_get(port_id, xs, (unsigned int)n) != n ||
+	    rte_eth_xstats_get_names(port_id, names, (unsigned int)n) != n) {
+		fprintf(out, "xstat %s unavailable\n", pname);
+	} else {
+		for (i = 0; i < n; i++)
+			if (xs[i].value != 0)
+				fprintf(out, "xstat %s %s %" PRIu64 "\n", pname,
+					names[xs[i].id].name, xs[i].value);
+	}
+	free(xs);
+	free(names);
 }
 
 void

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "roce_verbs.h"
 
@@ -42,6 +43,12 @@ unsigned int port_mtu_code(uint16_t port_id);
 int port_resolve(uint16_t port_id, const union roce_gid *gid, uint8_t mac[6],
 		 unsigned int timeout_s, void (*progress)(void *), void *arg,
 		 volatile int *quit);
+
+/**
+ * Print the non-zero extended statistics of @p port_id to @p out, one
+ * "xstat <port name> <name> <value>" line each (--xstats).
+ */
+void port_print_xstats(FILE *out, uint16_t port_id);
 
 /** "::ffff:198.18.0.1" or an IPv6 text. */
 void port_gid_str(const union roce_gid *gid, char *buf, size_t len);

@@ -80,6 +80,17 @@ run "send_bw -b" 1 "$bw_row" send_bw -s 1024 -n 200 -b
 # ends while the client still sends; it must keep reposting receives until
 # the closing handshake (before: RNR for ever, the 64-QP bench rows hung)
 run "send_bw -D 2 -r 16 -q 4" 1 "$bw_row" send_bw -s 64 -q 4 -D 2 -r 16
+# 64 QPs of SENDs, 512 receives each against 128 in flight: with the port
+# polled inline by the server, its receive CQ must be drained as fast as
+# receives complete (before: 16 a poll against up to 64 received, the
+# reposts fell behind, the RQs ran dry, RNR NAKs and 40 % of the packets
+# resent). --xstats: no RNR NAK, no out-of-sequence drop on either port.
+run "send_bw -q 64 --xstats" 1 "$bw_row" send_bw -s 4096 -q 64 -n 2000 --xstats
+grep -q '^xstat net_ernic_lb1 roce_rx_accepted [0-9]' "$out" ||
+	fail "send_bw --xstats: no xstat lines"
+if grep -E '^xstat net_ernic_lb[01] (roce_resp_rnr_naks|roce_resp_out_of_seq|roce_resp_drop_out_of_seq|qp[0-9]+_rnr_naks_rx) ' "$out"; then
+	fail "send_bw -q 64: RNR NAKs or out-of-sequence drops with receives posted"
+fi
 run "atomic_bw" 1 "$bw_row" atomic_bw -n 200
 # -R: rdma_cm between the two ports (IB CM on QP1, comm QP, DREQ/DREP and
 # timewait before the exit)
