@@ -108,6 +108,7 @@ done
 
 out=$dir/extra.out
 # background traffic: show stats while it runs, stats lines, stop mid-run
+# (a stats line of the traffic thread may follow a prompt on its line)
 {
 	echo "start write_bw --loopback -s 4096 --run_infinitely -D 1 --stats-period 1"
 	sleep 2
@@ -125,7 +126,7 @@ if [ $rc -ne 0 ]; then
 elif ! grep -q '^write_bw running for [0-9.]* s on lcore' "$out" ||
      ! grep -qE '^port 2: RX [0-9]+ packets' "$out" ||
      ! grep -q '^write_bw is running: stop first' "$out" ||
-     ! grep -qE '^\[write_bw client [0-9.]+s\] size 4096 posted [1-9]' "$out" ||
+     ! grep -qE '^(ernic> )?\[write_bw client [0-9.]+s\] size 4096 posted [1-9]' "$out" ||
      [ "$(grep -cE '^ 4096 +[0-9]+ +[0-9.]+ +[0-9.]+' "$out")" -lt 1 ] ||
      ! grep -q '^write_bw stopped after' "$out" ||
      ! grep -q '^no traffic$' "$out"; then
