@@ -377,6 +377,11 @@ cmd_connect_parsed(void *res, struct cmdline *cl, void *data)
 		cmdline_printf(cl, "bad arguments: expected dqpn and rpsn < 0x1000000 and an mtu of 256, 512, 1024, 2048 or 4096\n");
 		return;
 	}
+	if ((int)r->mtu > rte_pmd_ernic_pmtu(q->port)) {
+		cmdline_printf(cl, "bad mtu %u: port %u carries at most %d bytes per packet (its pmtu= devarg)\n",
+			       r->mtu, q->port, rte_pmd_ernic_pmtu(q->port));
+		return;
+	}
 	memset(&a, 0, sizeof(a));
 	if (inet_pton(AF_INET, r->ip, &a4) == 1) {
 		a.ah_attr.dgid.raw[10] = 0xff;

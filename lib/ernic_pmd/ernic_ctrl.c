@@ -63,23 +63,6 @@ ernic_ctrl_tx(void *ctx, struct rte_mbuf *m)
 	return ernic_out_enqueue(p, m, p->ctrl.cnt);
 }
 
-static enum roce_mtu
-ernic_pmtu_code(uint16_t pmtu)
-{
-	switch (pmtu) {
-	case 256:
-		return ROCE_MTU_256;
-	case 512:
-		return ROCE_MTU_512;
-	case 2048:
-		return ROCE_MTU_2048;
-	case 4096:
-		return ROCE_MTU_4096;
-	default:
-		return ROCE_MTU_1024;
-	}
-}
-
 int32_t
 ernic_ctrl_run(void *arg)
 {

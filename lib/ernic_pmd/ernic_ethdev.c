@@ -283,6 +283,23 @@ ernic_pools_create(struct ernic_port *p)
 	return 0;
 }
 
+enum roce_mtu
+ernic_pmtu_code(uint16_t pmtu)
+{
+	switch (pmtu) {
+	case 256:
+		return ROCE_MTU_256;
+	case 512:
+		return ROCE_MTU_512;
+	case 2048:
+		return ROCE_MTU_2048;
+	case 4096:
+		return ROCE_MTU_4096;
+	default:
+		return ROCE_MTU_1024;
+	}
+}
+
 /* Create the RoCE device and its workers on the first start. */
 static int
 ernic_roce_create(struct rte_eth_dev *dev)
@@ -312,6 +329,8 @@ ernic_roce_create(struct rte_eth_dev *dev)
 	cfg.hdr_pool = p->tx_pool;
 	cfg.zc_pool = p->zc_pool;
 	cfg.socket_id = p->socket;
+	/* QPs above pmtu= are refused: the port's MTU and TX pool fit it */
+	cfg.max_mtu = ernic_pmtu_code(p->args.pmtu);
 	/*
 	 * Zero-copy payload (header mbuf of tx_pool + attached payload and
 	 * tail mbufs of zc_pool): on by default (zero_copy=0 turns it off)

@@ -47,6 +47,11 @@ roce_device_check_config(const struct roce_device_config *cfg,
 			 ROCE_MAX_MR);
 		return -EINVAL;
 	}
+	if (cfg->max_mtu != 0 && roce_mtu_bytes(cfg->max_mtu) == 0) {
+		ROCE_LOG(ERR, verbs, "max_mtu %d: not an MTU code (1..5)",
+			 (int)cfg->max_mtu);
+		return -EINVAL;
+	}
 	if (cfg->vlan && (cfg->vlan_tci & 0x0fff) == 0x0fff) {
 		/* VID 0xfff is reserved (IEEE 802.1Q) */
 		ROCE_LOG(ERR, verbs, "VLAN ID 4095 is reserved");
@@ -117,6 +122,8 @@ roce_device_create(const struct roce_device_config *cfg)
 	dev->cfg = *cfg;
 	dev->cfg.max_qp = max_qp;
 	dev->cfg.max_mr = max_mr;
+	if (dev->cfg.max_mtu == 0)
+		dev->cfg.max_mtu = ROCE_MTU_4096;
 	/* the caller's name string need not outlive the call */
 	strlcpy(dev->name, cfg->name != NULL ? cfg->name : "roce",
 		sizeof(dev->name));

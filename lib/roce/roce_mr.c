@@ -323,6 +323,8 @@ mr_entry_fill(struct roce_key_entry *e, struct roce_mr *mr)
 		0 : (uint64_t)(uintptr_t)mr->addr;
 	e->length = mr->length;
 	e->host = mr->addr;
+	e->iova = mr->iova;
+	e->msl = mr->msl;
 	e->mr = mr;
 	e->mw = NULL;
 	e->qpn = 0;
@@ -339,6 +341,8 @@ entry_clear(struct roce_key_entry *e)
 	e->va = 0;
 	e->length = 0;
 	e->host = NULL;
+	e->iova = RTE_BAD_IOVA;
+	e->msl = NULL;
 	e->mr = NULL;
 	e->mw = NULL;
 	e->qpn = 0;
@@ -390,6 +394,8 @@ roce_reg_mr(struct roce_pd *pd, void *addr, size_t length, int access)
 	mr->pd = pd;
 	mr->addr = addr;
 	mr->length = length;
+	mr->iova = roce_txbuf_range_iova(addr, length);
+	mr->msl = roce_txbuf_range_msl(addr);
 	mr->access = access;
 
 	idx = key_slot_lock(dev);
@@ -435,6 +441,8 @@ roce_rereg_mr(struct roce_mr *mr, int flags, struct roce_pd *pd, void *addr,
 			return -EINVAL;
 		nmr.addr = addr;
 		nmr.length = length;
+		nmr.iova = roce_txbuf_range_iova(addr, length);
+		nmr.msl = roce_txbuf_range_msl(addr);
 	}
 	if (flags & ROCE_REREG_MR_CHANGE_ACCESS) {
 		if (mr_check_access(access) < 0)
@@ -457,6 +465,8 @@ roce_rereg_mr(struct roce_mr *mr, int flags, struct roce_pd *pd, void *addr,
 	mr->pd = nmr.pd;
 	mr->addr = nmr.addr;
 	mr->length = nmr.length;
+	mr->iova = nmr.iova;
+	mr->msl = nmr.msl;
 	mr->access = nmr.access;
 	mr->lkey = mr->rkey = mr->index << 8 | key;
 	mr_entry_fill(e, mr);
@@ -714,6 +724,9 @@ roce_mw_bind(struct roce_device *dev, struct roce_qp *qp,
 	e->va = (access & ROCE_ACCESS_ZERO_BASED) ? 0 : wqe->bind.addr;
 	e->length = wqe->bind.length;
 	e->host = me.host + (wqe->bind.addr - me.va);
+	e->iova = me.iova == RTE_BAD_IOVA ? RTE_BAD_IOVA :
+		me.iova + (wqe->bind.addr - me.va);
+	e->msl = me.msl;
 	e->mr = mr;
 	e->qpn = qp->qpn;
 	/* counted before publication: roce_mw_unbind_qp() runs on this worker */
@@ -774,6 +787,8 @@ roce_key_invalidate(struct roce_device *dev, const struct roce_pd *pd,
 	e->va = 0;
 	e->length = 0;
 	e->host = NULL;
+	e->iova = RTE_BAD_IOVA;
+	e->msl = NULL;
 	e->mr = NULL;
 	e->qpn = 0;
 	/* back to free; the key byte stays until the next bind picks one */
@@ -817,6 +832,8 @@ roce_mw_unbind_qp(struct roce_qp *qp)
 		e->va = 0;
 		e->length = 0;
 		e->host = NULL;
+		e->iova = RTE_BAD_IOVA;
+		e->msl = NULL;
 		e->mr = NULL;
 		e->qpn = 0;
 		key_write_end(e, old, false, KEY_BYTE(old));
@@ -877,6 +894,8 @@ roce_reg_mr_fixed(struct roce_pd *pd, uint32_t index, uint8_t key, void *host,
 	mr->pd = pd;
 	mr->addr = host;
 	mr->length = length;
+	mr->iova = roce_txbuf_range_iova(host, length);
+	mr->msl = roce_txbuf_range_msl(host);
 	mr->access = access;
 	mr->index = index;
 	mr->lkey = mr->rkey = index << 8 | key;

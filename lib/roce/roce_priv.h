@@ -34,6 +34,7 @@
 #include "roce_err.h"
 #include "roce_log.h"
 #include "roce_timer.h"
+#include "roce_txbuf.h"
 #include "roce_verbs.h"
 
 /* ------------------------------------------------------------------ */
@@ -167,6 +168,14 @@ struct roce_key_entry {
 	uint64_t va;		/**< first valid address as the peer names it */
 	uint64_t length;
 	uint8_t *host;		/**< host address of va */
+	/**
+	 * IOVA of host when the whole range is IOVA-contiguous DPDK memory
+	 * (roce_txbuf_range_iova()), else RTE_BAD_IOVA: zero-copy transmit
+	 * then looks each packet's range up.
+	 */
+	rte_iova_t iova;
+	/** Memseg list of host (IOVA as PA, DPDK memory), else NULL. */
+	const struct rte_memseg_list *msl;
 	struct roce_mr *mr;	/**< MR entry or, for an MW, the bound MR */
 	struct roce_mw *mw;	/**< MW entry */
 	uint32_t qpn;		/**< type 2 MW: the QP it is bound to */
@@ -322,6 +331,8 @@ struct roce_mr {
 	uint32_t lkey, rkey;
 	void *addr;
 	size_t length;
+	rte_iova_t iova;		/**< of addr, roce_key_entry::iova */
+	const struct rte_memseg_list *msl;	/**< roce_key_entry::msl */
 	int access;
 	uint32_t mw_bound;		/**< memory windows bound to it */
 };
@@ -359,6 +370,37 @@ roce_key_ref_zc(const struct roce_key_ref *ref)
 		return NULL;
 	/* the only field written outside the seqlock, atomically */
 	return (uint32_t *)(uintptr_t)&ref->entry->zc_refs;
+}
+
+/**
+ * IOVA of the payload [@p addr, @p addr + @p len), host memory inside the
+ * key checked into @p ref, for zero-copy transmit: from the entry's cached
+ * translation when the whole region is IOVA-contiguous, else looked up in
+ * the entry's memseg list (roce_txbuf_iova()). RTE_BAD_IOVA: none (the
+ * caller copies). The entry's fields are read as a seqlock reader: a key
+ * changed since the check gets the full lookup.
+ */
+static inline rte_iova_t
+roce_key_ref_iova(const struct roce_key_ref *ref, const void *addr,
+		  uint32_t len)
+{
+	const struct roce_key_entry *e = ref != NULL ? ref->entry : NULL;
+	const struct rte_memseg_list *msl;
+	const uint8_t *host;
+	rte_iova_t iova;
+
+	if (e == NULL)
+		return roce_txbuf_iova(addr, len, NULL);
+	iova = e->iova;
+	host = e->host;
+	msl = e->msl;
+	rte_atomic_thread_fence(__ATOMIC_ACQUIRE);
+	if (unlikely(__atomic_load_n(&e->state, __ATOMIC_RELAXED) !=
+		     ref->state))
+		return roce_txbuf_iova(addr, len, NULL);
+	if (likely(iova != RTE_BAD_IOVA))
+		return iova + (uintptr_t)((const uint8_t *)addr - host);
+	return roce_txbuf_iova(addr, len, msl);
 }
 
 /**

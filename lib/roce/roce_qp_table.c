@@ -258,6 +258,12 @@ check_values(const struct roce_qp *qp, const struct roce_qp_attr *a, int mask)
 		return -EINVAL;
 	if ((mask & ROCE_QP_PATH_MTU) && roce_mtu_bytes(a->path_mtu) == 0)
 		return -EINVAL;
+	if ((mask & ROCE_QP_PATH_MTU) && a->path_mtu > dev->cfg.max_mtu) {
+		ROCE_LOG(ERR, verbs, "qp %u: path MTU %u above the port's %u",
+			 qp->qpn, roce_mtu_bytes(a->path_mtu),
+			 roce_mtu_bytes(dev->cfg.max_mtu));
+		return -EINVAL;
+	}
 	/* local ACK timeout and min RNR timer: 5-bit codes (IBTA 9.7.6, 9.7.5.2) */
 	if ((mask & ROCE_QP_TIMEOUT) && a->timeout > 31)
 		return -EINVAL;

@@ -24,13 +24,15 @@ txbuf_free_cb(void *addr __rte_unused, void *opaque)
 }
 
 /*
- * IOVA of [addr, addr + len). IOVA as VA (vdevs, --no-huge, VFIO with an
- * IOMMU): the address itself. IOVA as PA: only DPDK memory has a known
- * IOVA, and the range must be IOVA-contiguous (it may cross a page);
- * anything else is RTE_BAD_IOVA and the caller copies.
+ * IOVA as VA (vdevs, --no-huge, VFIO with an IOMMU): the address itself.
+ * IOVA as PA: only DPDK memory has a known IOVA, and the range must be
+ * IOVA-contiguous (it may cross a page); anything else is RTE_BAD_IOVA and
+ * the caller copies. @p msl (NULL: looked up) saves the search of the
+ * memseg lists, the larger part of the cost.
  */
-static rte_iova_t
-txbuf_iova(const void *addr, uint32_t len)
+rte_iova_t
+roce_txbuf_iova(const void *addr, uint32_t len,
+		const struct rte_memseg_list *msl)
 {
 	const char *last = (const char *)addr + len - 1;
 	const struct rte_memseg *ms, *ms_last;
@@ -38,8 +40,13 @@ txbuf_iova(const void *addr, uint32_t len)
 
 	if (rte_eal_iova_mode() == RTE_IOVA_VA)
 		return (rte_iova_t)(uintptr_t)addr;
-	ms = rte_mem_virt2memseg(addr, NULL);
-	ms_last = rte_mem_virt2memseg(last, NULL);
+	if (len == 0)
+		return RTE_BAD_IOVA;
+	if (msl == NULL)
+		msl = rte_mem_virt2memseg_list(addr);
+	/* both NULL when the range leaves the list */
+	ms = rte_mem_virt2memseg(addr, msl);
+	ms_last = rte_mem_virt2memseg(last, msl);
 	if (ms == NULL || ms_last == NULL || ms->iova == RTE_BAD_IOVA ||
 	    ms_last->iova == RTE_BAD_IOVA)
 		return RTE_BAD_IOVA;
@@ -52,28 +59,71 @@ txbuf_iova(const void *addr, uint32_t len)
 	return iova;
 }
 
+const struct rte_memseg_list *
+roce_txbuf_range_msl(const void *addr)
+{
+	if (addr == NULL || rte_eal_iova_mode() == RTE_IOVA_VA)
+		return NULL;
+	return rte_mem_virt2memseg_list(addr);
+}
+
+/*
+ * Memory segments a registration walks at most (64 GiB of 2 MiB pages,
+ * 512 MiB of 4 KiB ones): longer ranges get no cached IOVA, and their
+ * packets are looked up one by one as before.
+ */
+#define TXBUF_RANGE_SEGS_MAX 32768
+
+rte_iova_t
+roce_txbuf_range_iova(const void *addr, uint64_t len)
+{
+	const char *p = addr, *end = p + len;
+	const struct rte_memseg *ms;
+	rte_iova_t iova;
+	unsigned int n;
+
+	if (addr == NULL || len == 0 || len > UINTPTR_MAX - (uintptr_t)addr)
+		return RTE_BAD_IOVA;
+	if (rte_eal_iova_mode() == RTE_IOVA_VA)
+		return (rte_iova_t)(uintptr_t)addr;
+	ms = rte_mem_virt2memseg(p, NULL);
+	if (ms == NULL || ms->iova == RTE_BAD_IOVA)
+		return RTE_BAD_IOVA;
+	iova = ms->iova + (uintptr_t)(p - (const char *)ms->addr);
+	for (n = 0; n < TXBUF_RANGE_SEGS_MAX; n++) {
+		p = (const char *)ms->addr + ms->len;
+		if (p >= end)
+			return iova;
+		ms = rte_mem_virt2memseg(p, NULL);
+		/* the next page must follow in IOVA space too */
+		if (ms == NULL || ms->addr != p ||
+		    ms->iova != iova + (uintptr_t)(p - (const char *)addr))
+			return RTE_BAD_IOVA;
+	}
+	return RTE_BAD_IOVA;
+}
+
 int
 roce_txbuf_attach(struct rte_mempool *mp, struct rte_mbuf *m,
 		  const void *addr, uint32_t len)
 {
-	return roce_txbuf_attach_ref(mp, NULL, m, addr, len, NULL);
+	return roce_txbuf_attach_ref(mp, NULL, m, addr, len,
+				     roce_txbuf_iova(addr, len, NULL), NULL);
 }
 
 int
 roce_txbuf_attach_ref(struct rte_mempool *mp, const struct roce_mbuf_pf *pf,
 		      struct rte_mbuf *m, const void *addr, uint32_t len,
-		      uint32_t *inflight)
+		      rte_iova_t iova, uint32_t *inflight)
 {
 	struct rte_mbuf_ext_shared_info *shinfo;
 	struct rte_mbuf *seg[2];
-	rte_iova_t iova;
 
 	if (len == 0 || len > UINT16_MAX ||
 	    rte_pktmbuf_data_room_size(mp) < sizeof(*shinfo))
 		return -EINVAL;
 	if (m->nb_segs + 2 > RTE_MBUF_MAX_NB_SEGS)
 		return -EOVERFLOW;
-	iova = txbuf_iova(addr, len);
 	if (iova == RTE_BAD_IOVA)
 		return -ENOTSUP;
 	if (pf != NULL && pf->mp == mp) {

@@ -28,6 +28,7 @@
 #include <stdint.h>
 
 #include <rte_mbuf.h>
+#include <rte_memory.h>
 
 #include "roce_mbuf_pf.h"
 #include "roce_verbs.h"
@@ -75,15 +76,42 @@ int roce_txbuf_attach(struct rte_mempool *mp, struct rte_mbuf *m,
 		      const void *addr, uint32_t len);
 
 /**
+ * IOVA of one packet's payload [@p addr, @p addr + @p len), len > 0, or
+ * RTE_BAD_IOVA (IOVA as PA and not IOVA-contiguous DPDK memory: the
+ * caller copies). @p msl: the memseg list of @p addr when known
+ * (roce_txbuf_range_msl()), else NULL.
+ */
+rte_iova_t roce_txbuf_iova(const void *addr, uint32_t len,
+			   const struct rte_memseg_list *msl);
+
+/**
+ * Memseg list of @p addr for roce_txbuf_iova(), kept by a memory
+ * registration; NULL with IOVA as VA (not needed) or for memory that is
+ * not DPDK's.
+ */
+const struct rte_memseg_list *roce_txbuf_range_msl(const void *addr);
+
+/**
+ * IOVA of [@p addr, @p addr + @p len) when the whole range has one (IOVA
+ * as VA: the address; IOVA as PA: DPDK memory whose pages follow each
+ * other in IOVA space too), else RTE_BAD_IOVA. For memory registration:
+ * the key entry keeps it so that zero-copy transmit needs no per-packet
+ * lookup (roce_key_ref_iova()). Walks the range's memory segments (at
+ * most 32768; longer ranges get RTE_BAD_IOVA).
+ */
+rte_iova_t roce_txbuf_range_iova(const void *addr, uint64_t len);
+
+/**
  * roce_txbuf_attach() that also counts the attachment in @p inflight
  * (atomically, NULL: not counted) until the attached mbuf is freed: the
  * owner of the memory waits for 0 before reusing it (deregistration of a
  * region a READ response is sent from, roce_priv.h roce_key_entry).
  * @p pf (NULL: none): the calling worker's prefetch of @p mp, told that
- * two mbufs are taken.
+ * two mbufs are taken. @p iova: IOVA of @p addr (roce_key_ref_iova(),
+ * roce_txbuf_iova()); RTE_BAD_IOVA fails with -ENOTSUP.
  */
 int roce_txbuf_attach_ref(struct rte_mempool *mp, const struct roce_mbuf_pf *pf,
 			  struct rte_mbuf *m, const void *addr, uint32_t len,
-			  uint32_t *inflight);
+			  rte_iova_t iova, uint32_t *inflight);
 
 #endif /* ROCE_TXBUF_H */

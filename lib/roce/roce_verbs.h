@@ -75,6 +75,23 @@ union roce_gid {
 typedef uint16_t (*roce_tx_burst_t)(void *ctx, struct rte_mbuf **pkts,
 				    uint16_t nb_pkts);
 
+/** Path MTU codes (values of ibv_mtu). */
+enum roce_mtu {
+	ROCE_MTU_256 = 1,
+	ROCE_MTU_512 = 2,
+	ROCE_MTU_1024 = 3,
+	ROCE_MTU_2048 = 4,
+	ROCE_MTU_4096 = 5,
+};
+
+/** Bytes of a path MTU code, 0 for an invalid code. */
+static inline uint32_t
+roce_mtu_bytes(enum roce_mtu mtu)
+{
+	return (mtu >= ROCE_MTU_256 && mtu <= ROCE_MTU_4096) ?
+		128u << mtu : 0;
+}
+
 /** Parameters of roce_device_create(). */
 struct roce_device_config {
 	const char *name;		/**< for logs and telemetry */
@@ -105,6 +122,13 @@ struct roce_device_config {
 	 * is empty the payload is copied instead.
 	 */
 	struct rte_mempool *zc_pool;
+	/**
+	 * Largest path MTU the port carries (the port's active MTU as Linux
+	 * RDMA names it); 0: ROCE_MTU_4096. roce_modify_qp() refuses a
+	 * larger path MTU with -EINVAL, as rxe does: a frame above it would
+	 * not fit the link (nor the device's TX buffers).
+	 */
+	enum roce_mtu max_mtu;
 };
 
 /** Capabilities, as ibv_device_attr. */
@@ -515,23 +539,6 @@ enum roce_qp_state {
 	ROCE_QPS_ERR,
 	ROCE_QPS_UNKNOWN,
 };
-
-/** Path MTU codes (values of ibv_mtu). */
-enum roce_mtu {
-	ROCE_MTU_256 = 1,
-	ROCE_MTU_512 = 2,
-	ROCE_MTU_1024 = 3,
-	ROCE_MTU_2048 = 4,
-	ROCE_MTU_4096 = 5,
-};
-
-/** Bytes of a path MTU code, 0 for an invalid code. */
-static inline uint32_t
-roce_mtu_bytes(enum roce_mtu mtu)
-{
-	return (mtu >= ROCE_MTU_256 && mtu <= ROCE_MTU_4096) ?
-		128u << mtu : 0;
-}
 
 struct roce_qp_cap {
 	uint32_t max_send_wr;

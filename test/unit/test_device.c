@@ -70,6 +70,11 @@ test_device_bad_config(void)
 	CU_ASSERT_PTR_NULL(roce_device_create(&cfg));
 	CU_ASSERT_EQUAL(rte_errno, EINVAL);
 	cfg.max_mr = 8;
+	cfg.max_mtu = (enum roce_mtu)6;	/* not an MTU code */
+	rte_errno = 0;
+	CU_ASSERT_PTR_NULL(roce_device_create(&cfg));
+	CU_ASSERT_EQUAL(rte_errno, EINVAL);
+	cfg.max_mtu = ROCE_MTU_2048;
 	cfg.gid_valid[3] = true;	/* valid but all-zero GID */
 	CU_ASSERT_PTR_NULL(roce_device_create(&cfg));
 	CU_ASSERT_EQUAL(rte_errno, EINVAL);

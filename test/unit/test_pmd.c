@@ -730,6 +730,7 @@ test_qp_xstats(void)
 	struct roce_device *d0 = rte_pmd_ernic_get_device(ern0);
 	struct roce_device *d1 = rte_pmd_ernic_get_device(ern1);
 	struct roce_qp_init_attr ia;
+	struct roce_qp_attr qa;
 	struct roce_pd *pd[2];
 	struct roce_cq *cq[2];
 	struct roce_qp *qp[2];
@@ -787,6 +788,11 @@ test_qp_xstats(void)
 	CU_ASSERT(qp_xstat(ern0, qpn0, "tx_pkts") == 0);
 	CU_ASSERT(qp_xstat(ern1, qpn1, "rnr_naks_rx") == 0);
 
+	/* a path MTU above the port's pmtu=1024 is refused (as rxe) */
+	CU_ASSERT(test_rc_connect(qp[0], ern1, mac1, qpn1,
+				  ROCE_MTU_2048, 14) == -EINVAL);
+	CU_ASSERT(roce_query_qp(qp[0], &qa, NULL) == 0 &&
+		  qa.qp_state == ROCE_QPS_INIT);
 	CU_ASSERT_FATAL(test_rc_connect(qp[0], ern1, mac1, qpn1,
 					ROCE_MTU_1024, 14) == 0);
 	CU_ASSERT_FATAL(test_rc_connect(qp[1], ern0, mac0, qpn0,

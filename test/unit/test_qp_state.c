@@ -93,6 +93,7 @@ suite_init(void)
 	cfg.gid_valid[1] = true;
 	cfg.max_qp = 256;
 	cfg.max_mr = 64;
+	cfg.max_mtu = ROCE_MTU_2048;		/* the port carries 2048 */
 	cfg.hdr_pool = test_mbuf_pool();
 	cfg.socket_id = SOCKET_ID_ANY;
 	g.dev = roce_device_create(&cfg);
@@ -526,6 +527,8 @@ test_value_ranges(void)
 	a.path_mtu = 0;
 	expect_refused(qp, &a, mask);
 	a.path_mtu = 6;
+	expect_refused(qp, &a, mask);
+	a.path_mtu = ROCE_MTU_4096;		/* above the port's (as rxe) */
 	expect_refused(qp, &a, mask);
 	full_attr(&a, ROCE_QPS_RTR, 0);
 	a.dest_qp_num = 1u << 24;

@@ -31,6 +31,7 @@ struct zc_cap {
 	uint32_t big_single;	/**< payload >= zc_min in one segment */
 	uint32_t small_chained;	/**< payload < zc_min chained */
 	uint32_t bad_icrc;
+	uint32_t bad_iova;	/**< attached segment's IOVA not its address's */
 	uint32_t zc_min;
 };
 
@@ -54,8 +55,13 @@ zc_capture(void *ctx, int from __rte_unused, const struct rte_mbuf *m)
 	if (roce_parse(m, &pkt) != 0 || pkt.payload_len == 0)
 		return;
 	c->frames++;
-	if (m->nb_segs > 1)
+	if (m->nb_segs > 1) {
 		c->chained++;
+		/* the key's cached IOVA, offset to this packet's payload */
+		if (RTE_MBUF_HAS_EXTBUF(m->next) &&
+		    m->next->buf_iova != rte_mem_virt2iova(m->next->buf_addr))
+			c->bad_iova++;
+	}
 	if (pkt.payload_len >= c->zc_min && m->nb_segs == 1)
 		c->big_single++;
 	if (pkt.payload_len < c->zc_min && m->nb_segs > 1)
@@ -237,6 +243,50 @@ zc_check_frames(struct zc_env *e)
 	CU_ASSERT_EQUAL(e->cap.big_single, 0);
 	CU_ASSERT_EQUAL(e->cap.small_chained, 0);
 	CU_ASSERT_EQUAL(e->cap.bad_icrc, 0);
+	CU_ASSERT_EQUAL(e->cap.bad_iova, 0);
+}
+
+/*
+ * The IOVA a registration caches for zero-copy transmit (IOVA as VA in
+ * these tests: the address itself): set by reg_mr and a translation
+ * change, gone with the key; no IOVA for an empty or wrapping range.
+ */
+static void
+test_zc_mr_iova(void)
+{
+	struct zc_env *e = zc_env_create(15, ROCE_MTU_1024);
+	struct roce_key_entry *ke;
+	struct roce_key_ref ref;
+	uint8_t *b;
+
+	CU_ASSERT_FATAL(e != NULL && e->mr[0] != NULL);
+	b = e->buf[0];
+	ke = &e->l->ep[0].dev->keys[e->mr[0]->index];
+	CU_ASSERT_EQUAL(ke->iova, rte_mem_virt2iova(b));
+	CU_ASSERT_EQUAL(roce_txbuf_range_iova(b, REGION), rte_mem_virt2iova(b));
+	CU_ASSERT_EQUAL(roce_txbuf_range_iova(b, 0), RTE_BAD_IOVA);
+	CU_ASSERT_EQUAL(roce_txbuf_range_iova(NULL, 64), RTE_BAD_IOVA);
+	CU_ASSERT_EQUAL(roce_txbuf_range_iova((void *)(UINTPTR_MAX - 8), 64),
+			RTE_BAD_IOVA);
+	/* a checked reference gives the IOVA of any address inside it */
+	CU_ASSERT_EQUAL(roce_key_check_local(e->l->ep[0].dev, e->l->ep[0].pd,
+					     roce_mr_lkey(e->mr[0]),
+					     (uintptr_t)b + 100, 4000, 0, &ref),
+			ROCE_OK);
+	CU_ASSERT_EQUAL(roce_key_ref_iova(&ref, b + 300, 1000),
+			rte_mem_virt2iova(b + 300));
+	/* a new translation: the new IOVA; the old reference is looked up */
+	CU_ASSERT_EQUAL(roce_rereg_mr(e->mr[0],
+				      ROCE_REREG_MR_CHANGE_TRANSLATION, NULL,
+				      b + 4096, REGION - 4096,
+				      ROCE_ACCESS_LOCAL_WRITE), 0);
+	CU_ASSERT_EQUAL(ke->iova, rte_mem_virt2iova(b + 4096));
+	CU_ASSERT_EQUAL(roce_key_ref_iova(&ref, b + 300, 1000),
+			rte_mem_virt2iova(b + 300));
+	CU_ASSERT_EQUAL(roce_dereg_mr(e->mr[0]), 0);
+	e->mr[0] = NULL;
+	CU_ASSERT_EQUAL(ke->iova, RTE_BAD_IOVA);
+	zc_env_destroy(e);
 }
 
 static void
@@ -403,6 +453,7 @@ static CU_TestInfo zc_tests[] = {
 	{ "dereg_mr while zero-copy frames are queued: -EBUSY",
 	  test_zc_dereg_busy },
 	{ "WRITE/SEND/READ sizes: chained, intact, no leak", test_zc_sizes },
+	{ "the IOVA a registration caches", test_zc_mr_iova },
 	{ "threshold and flag off: copied", test_zc_threshold_and_off },
 	{ "5% loss + dup + reorder + corruption", test_zc_lossy },
 	CU_TEST_INFO_NULL,
