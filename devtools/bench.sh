@@ -317,7 +317,8 @@ ernic_row() {
 	fi
 	if ! timeout $tmo "$build_dir/app/ernic-testpmd" -l 0-1 "${mem[@]}" \
 		--no-pci --log-level=lib.eal:error --no-telemetry "${vdevs[@]}" \
-		-- "$mode" --loopback --json "${flags[@]}" -u "$qp_timeout" "$@" \
+		-- "$mode" --loopback --json --cycles "${flags[@]}" \
+		-u "$qp_timeout" "$@" \
 		>"$log" 2>&1; then
 		rm -f "$sock"
 		say "   $name: FAILED (see $log)"
@@ -328,13 +329,17 @@ ernic_row() {
 	fi
 	rm -f "$sock"
 	python3 - "$log" "$raw" "$name" "$link" "$workers" <<'EOF'
-import json, sys
+import json, re, sys
 log, raw, name, link, workers = sys.argv[1:6]
-rows = [json.loads(l) for l in open(log, errors='replace')
-        if l.startswith('{') and '"test"' in l]
+lines = list(open(log, errors='replace'))
+rows = [json.loads(l) for l in lines if l.startswith('{') and '"test"' in l]
 if not rows:
     sys.exit('no result row')
 r = rows[-1]
+# --cycles: each port's busy worker cycles a frame of its busier direction
+cyc = [m.groups() for m in (re.search(
+    r'^cycles: \S+ .*cycles_a_frame_one_way=(\d+) = ([\d.]+) M/s', l)
+    for l in lines) if m]
 lat = r.get('lat_typical_usec') is not None
 row = {'name': name, 'test': r['test'], 'bytes': r['bytes'],
        'qps': r.get('qps', 1), 'lcores': 1, 'workers': int(workers),
@@ -344,6 +349,10 @@ row = {'name': name, 'test': r['test'], 'bytes': r['bytes'],
        'lat_typical_us': r.get('lat_typical_usec'),
        'lat_99_us': r.get('lat_p99_usec'),
        'lat_999_us': r.get('lat_p999_usec')}
+if len(cyc) == 2:
+    # the slower port bounds what one worker lcore a side would carry
+    row['worker_cycles'] = max(int(c) for c, _ in cyc)
+    row['worker_mps'] = min(float(m) for _, m in cyc)
 if lat:
     row['mpps'] = 1 / r['lat_typical_usec'] if r['lat_typical_usec'] else None
     print('   %-28s %8d B  t_typ %7.2f us  99%% %7.2f us  99.9%% %7.2f us'
@@ -351,8 +360,9 @@ if lat:
              row['lat_999_us']))
     row['mpps'] = None
 else:
-    print('   %-28s %8d B %5d QPs %8.2f Gb/s %8.3f Mpps'
-          % (name, row['bytes'], row['qps'], row['gbps'], row['mpps']))
+    print('   %-28s %8d B %5d QPs %8.2f Gb/s %8.3f Mpps  worker %s cycles'
+          % (name, row['bytes'], row['qps'], row['gbps'], row['mpps'],
+             row.get('worker_cycles', '-')))
 with open(raw, 'a') as f:
     f.write(json.dumps(row) + '\n')
 EOF
@@ -503,7 +513,7 @@ def key(r):
 last = {key(r): i for i, r in enumerate(rows)}
 rows = [r for i, r in enumerate(rows) if last[key(r)] == i]
 cols = ['name', 'bytes', 'qps', 'lcores', 'gbps', 'mpps', 'lat_typical_us',
-        'lat_99_us', 'lat_999_us']
+        'lat_99_us', 'lat_999_us', 'worker_cycles', 'worker_mps']
 for r in rows:
     for c in cols:
         r.setdefault(c, None)
@@ -548,6 +558,15 @@ target('64 B WRITE msg rate vs testpmd io (ring, 64 B)',
        0.5, 'Mpps', 'Mpps')
 target('64 B WRITE msg rate', val('msgrate_write_64_pl32', 'mpps'), None, 10,
        'Mpps', '', absolute=True)
+# per worker lcore: the transport's own busy cycles in the same run (the
+# loopback lcores also run the benchmark); the slower of both ports
+target('64 B WRITE msg rate, one busy worker lcore (--cycles)',
+       val('msgrate_write_64_pl32', 'worker_mps'), None, 10, 'M/s', '',
+       absolute=True)
+w4 = val('write_bw_4096_q1', 'worker_mps')
+target('4 KB WRITE, one busy worker lcore (--cycles) vs bound',
+       None if w4 is None else w4 * 4096 * 8 / 1000, bound, 0.8, 'Gb/s',
+       'Gb/s')
 target('64 B write_lat t_typical (us)', val('write_lat_64', 'lat_typical_us'),
        None, 2, 'us', '', higher=False, absolute=True)
 target('64 B write_lat 99.9 % (us)', val('write_lat_64', 'lat_999_us'),

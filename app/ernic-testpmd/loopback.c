@@ -158,6 +158,10 @@ run_loopback_to(const struct app_opts *o, FILE *out, volatile int *quit)
 			port_print_xstats(out, port[0]);
 			port_print_xstats(out, port[1]);
 		}
+		if (o->cycles) {
+			port_print_cycles(out, port[0]);
+			port_print_cycles(out, port[1]);
+		}
 	}
 	bench_destroy(&cli);
 	if (srv.qp != NULL)

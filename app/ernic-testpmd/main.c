@@ -81,6 +81,8 @@ run_benchmark_to(const struct app_opts *o, FILE *out, volatile int *quit)
 		ret = bench_run(&b);
 	if (o->xstats)
 		port_print_xstats(out, b.port_id);
+	if (o->cycles)
+		port_print_cycles(out, b.port_id);
 	bench_destroy(&b);
 	return ret == 0 ? 0 : 1;
 }

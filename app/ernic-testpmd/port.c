@@ -309,6 +309,48 @@ port_print_xstats(FILE *out, uint16_t port_id)
 	free(names);
 }
 
+/* One xstat by name; 0 when the port has no such counter. */
+static uint64_t
+port_xstat(uint16_t port_id, const char *name)
+{
+	uint64_t id, v;
+
+	if (rte_eth_xstats_get_id_by_name(port_id, name, &id) != 0 ||
+	    rte_eth_xstats_get_by_id(port_id, &id, &v, 1) != 1)
+		return 0;
+	return v;
+}
+
+void
+port_print_cycles(FILE *out, uint16_t port_id)
+{
+	uint64_t busy = port_xstat(port_id, "busy_cycles");
+	uint64_t bpolls = port_xstat(port_id, "busy_polls");
+	uint64_t ipolls = port_xstat(port_id, "idle_polls");
+	uint64_t rx = port_xstat(port_id, "rx_roce");
+	uint64_t tx = port_xstat(port_id, "tx_roce");
+	uint64_t one_way = RTE_MAX(rx, tx);
+	double hz = (double)rte_get_tsc_hz(), per_way;
+	char pname[RTE_ETH_NAME_MAX_LEN];
+
+	if (rte_eth_dev_get_name_by_port(port_id, pname) != 0)
+		snprintf(pname, sizeof(pname), "port%u", port_id);
+	if (one_way == 0 || bpolls == 0) {
+		fprintf(out, "cycles: %s moved no RoCE frame\n", pname);
+		return;
+	}
+	/*
+	 * The busier direction carries the data (one frame a message up to
+	 * the path MTU); the other its ACKs or requests, paid for here too.
+	 */
+	per_way = (double)busy / (double)one_way;
+	fprintf(out, "cycles: %s busy_polls=%.1f%% cycles_a_poll=%.0f cycles_a_frame=%.0f (rx %" PRIu64 " + tx %" PRIu64 ") cycles_a_frame_one_way=%.0f = %.2f M/s a busy worker lcore (TSC %.0f MHz)\n",
+		pname, 100.0 * (double)bpolls / (double)(bpolls + ipolls),
+		(double)busy / (double)bpolls,
+		(double)busy / (double)(rx + tx), rx, tx, per_way,
+		hz / per_way / 1e6, hz / 1e6);
+}
+
 void
 port_gid_str(const union roce_gid *gid, char *buf, size_t len)
 {

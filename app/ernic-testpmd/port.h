@@ -50,6 +50,15 @@ int port_resolve(uint16_t port_id, const union roce_gid *gid, uint8_t mac[6],
  */
 void port_print_xstats(FILE *out, uint16_t port_id);
 
+/**
+ * One "cycles:" line for @p port_id from its load counters (busy_cycles,
+ * busy_polls, idle_polls, rx_roce, tx_roce; doc/guides/pmd.rst): the share
+ * of busy polls, TSC cycles a busy poll, a RoCE frame and a frame of the
+ * busier direction, and the rate of those one lcore doing nothing but this
+ * port's work would reach.
+ */
+void port_print_cycles(FILE *out, uint16_t port_id);
+
 /** "::ffff:198.18.0.1" or an IPv6 text. */
 void port_gid_str(const union roce_gid *gid, char *buf, size_t len);
 

@@ -69,6 +69,9 @@ static const char *const cnt_names[ERNIC_CNT_MAX] = {
 	[ERNIC_CNT_NEIGH_KERNEL] = "neigh_kernel",
 	[ERNIC_CNT_NEIGH_KERNEL_FAILED] = "neigh_kernel_failed",
 	[ERNIC_CNT_PMTU_CLAMPED] = "pmtu_clamped",
+	[ERNIC_CNT_BUSY_CYCLES] = "busy_cycles",
+	[ERNIC_CNT_BUSY_POLLS] = "busy_polls",
+	[ERNIC_CNT_IDLE_POLLS] = "idle_polls",
 };
 
 const char *

@@ -18,7 +18,8 @@
  *   the key (roce_key_ref_valid() in the responder before every WRITE
  *   copy and READ response packet) and get a remote access error NAK.
  *   Zero-copy READ responses still attached to the memory are counted in
- *   the key entry (zc_refs): the grace period also waits for them.
+ *   the key entry (roce_key_zc_inflight()): the grace period also waits
+ *   for them.
  * - Nothing here blocks the control core: grace periods are polled on
  *   later iterations.
  */
@@ -77,7 +78,9 @@ struct mr_grace {
 	TAILQ_ENTRY(mr_grace) next;
 	struct rte_pmd_ernic_mr_req *req;	/**< NULL once completed early */
 	int result;
-	uint32_t *zc_refs;		/**< zero-copy frames on the memory */
+	/** Key index whose zero-copy frames the grace waits for; 0: none. */
+	uint32_t zc_idx;
+	struct roce_device *zc_dev;
 	bool zc_counted;
 	uint16_t nb;			/**< workers probed */
 	bool queued[ERNIC_MAX_WORKERS];
@@ -135,13 +138,15 @@ grace_probes_done(struct ernic_port *p, struct mr_grace *g)
 /* Start the grace period of @p req (the key is already invalid). */
 static void
 grace_start(struct ernic_port *p, struct ernic_mr_svc *s, struct mr_grace *g,
-	    struct rte_pmd_ernic_mr_req *req, uint32_t *zc_refs)
+	    struct rte_pmd_ernic_mr_req *req, struct roce_device *dev,
+	    uint32_t zc_idx)
 {
 	uint16_t i;
 
 	g->req = req;
 	g->result = 0;
-	g->zc_refs = zc_refs;
+	g->zc_dev = dev;
+	g->zc_idx = zc_idx;
 	g->nb = p->nb_workers;
 	for (i = 0; i < g->nb; i++) {
 		g->ctl[i].fn = mr_probe;
@@ -163,8 +168,8 @@ grace_poll(struct ernic_port *p, struct ernic_mr_svc *s)
 		if (!grace_probes_done(p, g))
 			continue;
 		/* frames sent zero-copy from the memory are still out */
-		if (g->zc_refs != NULL &&
-		    __atomic_load_n(g->zc_refs, __ATOMIC_ACQUIRE) != 0) {
+		if (g->zc_dev != NULL &&
+		    roce_key_zc_inflight(g->zc_dev, g->zc_idx) != 0) {
 			if (!g->zc_counted)
 				s->cnt[MR_CNT_GRACE_ZC_WAIT]++;
 			g->zc_counted = true;
@@ -289,7 +294,7 @@ mr_exec(struct ernic_port *p, struct ernic_mr_svc *s,
 			ret = -EINVAL;
 		} else {
 			idx = req->mr->index;
-			/* the grace period below waits for zc_refs */
+			/* the grace period below waits for its zero-copy frames */
 			ret = roce_dereg_mr_nowait(req->mr);
 		}
 		if (ret != 0) {
@@ -299,7 +304,7 @@ mr_exec(struct ernic_port *p, struct ernic_mr_svc *s,
 			return;
 		}
 		s->cnt[MR_CNT_DEREG_OK]++;
-		grace_start(p, s, g, req, &dev->keys[idx].zc_refs);
+		grace_start(p, s, g, req, dev, idx);
 		return;
 	}
 	ret = pdt_set(p, req->pdt_index, &req->pdt, &had_old);
@@ -309,7 +314,7 @@ mr_exec(struct ernic_port *p, struct ernic_mr_svc *s,
 		req_complete(req, ret);
 		return;
 	}
-	grace_start(p, s, g, req, &dev->keys[req->pdt_index].zc_refs);
+	grace_start(p, s, g, req, dev, req->pdt_index);
 	g->result = ret;
 }
 

@@ -23,6 +23,21 @@
 #include "rte_pmd_ernic.h"
 
 /*
+ * Load accounting of one iteration that started at @p now: busy when it
+ * moved @p work frames (one more TSC read, on busy polls only).
+ */
+static inline void
+worker_account(struct ernic_worker *w, uint64_t now, unsigned int work)
+{
+	if (work == 0) {
+		w->cnt[ERNIC_CNT_IDLE_POLLS]++;
+		return;
+	}
+	w->cnt[ERNIC_CNT_BUSY_POLLS]++;
+	w->cnt[ERNIC_CNT_BUSY_CYCLES] += rte_rdtsc() - now;
+}
+
+/*
  * One iteration, in the order of the ERNIC datapath:
  *   1. RX burst from the worker's underlying queue, classify and dispatch
  *      (RoCE -> roce_worker_rx or the owner's handoff ring);
@@ -30,7 +45,8 @@
  *   3. roce_worker_poll: control requests, timers, requesters, responders,
  *      TX burst through ernic_worker_tx();
  *   4. worker 0 only: ARP/ND from the other workers, drain the out ring
- *      (application and control frames), the exception tap.
+ *      (application and control frames), the exception tap;
+ *   5. busy or idle (worker_account()).
  */
 int32_t
 ernic_worker_run(void *arg)
@@ -39,7 +55,7 @@ ernic_worker_run(void *arg)
 	struct ernic_port *p = w->port;
 	struct rte_mbuf *pkts[ERNIC_BURST];
 	uint64_t now = rte_rdtsc();
-	unsigned int n, i;
+	unsigned int n, i, work = 0;
 
 	w->now = now;	/* for rte_pmd_ernic_poll(): one clock read a poll */
 	/* no QP pointer held between iterations: destroyed QPs may be freed */
@@ -49,30 +65,37 @@ ernic_worker_run(void *arg)
 				     ERNIC_BURST);
 		if (n > 0)
 			ernic_rx_dispatch(w, pkts, (uint16_t)n, now);
+		work += n;
 	}
 	n = rte_ring_sc_dequeue_burst(w->handoff, (void **)pkts, ERNIC_BURST,
 				      NULL);
 	if (n > 0)
 		roce_worker_rx(w->rw, pkts, (uint16_t)n, now);
+	work += n;
 
-	roce_worker_poll(w->rw, now);
+	work += (unsigned int)roce_worker_poll(w->rw, now);
 	/* register-window QPs of this worker: CQHEAD, RQ pointers, handshake */
 	ernic_regs_worker_poll(p, w->idx);
 
-	if (w->idx != 0)
+	if (w->idx != 0) {
+		worker_account(w, now, work);
 		return 0;
+	}
 	n = rte_ring_sc_dequeue_burst(p->ctl_ring, (void **)pkts, ERNIC_BURST,
 				      NULL);
 	for (i = 0; i < n; i++)
 		ernic_neigh_input(w, pkts[i]);
+	work += n;
 	ernic_neigh_age(p, now);
 	n = rte_ring_sc_dequeue_burst(p->out_ring, (void **)pkts, ERNIC_BURST,
 				      NULL);
 	if (n > 0)
 		ernic_txq_send(p, w->txq, pkts, (uint16_t)n, w->cnt,
 			       ERNIC_CNT_TX_OUT);
+	work += n;
 	if (p->exc.enabled)
 		ernic_exc_run(w);
+	worker_account(w, now, work);
 	return 0;
 }
 

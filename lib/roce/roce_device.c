@@ -148,6 +148,12 @@ roce_device_create(const struct roce_device_config *cfg)
 				       RTE_CACHE_LINE_SIZE, socket);
 	if (dev->keys == NULL)
 		goto nomem;
+	dev->zc_dropped = rte_zmalloc_socket("roce_zc_dropped",
+					     sizeof(*dev->zc_dropped) *
+					     dev->nb_keys,
+					     RTE_CACHE_LINE_SIZE, socket);
+	if (dev->zc_dropped == NULL)
+		goto nomem;
 	dev->key_next = 1;
 
 	dev->ev_ring = rte_zmalloc_socket("roce_events",
@@ -170,6 +176,7 @@ nomem:
 		 cfg->name != NULL ? cfg->name : "roce");
 	if (dev != NULL) {
 		rte_free(dev->ev_ring);
+		rte_free(dev->zc_dropped);
 		rte_free(dev->keys);
 		rte_free(dev->qp_table);
 		rte_free(dev);
@@ -198,6 +205,7 @@ roce_device_destroy(struct roce_device *dev)
 	/* no worker left: destroyed QPs need no grace period any more */
 	roce_qp_reclaim(dev, true);
 	rte_free(dev->ev_ring);
+	rte_free(dev->zc_dropped);
 	rte_free(dev->keys);
 	rte_free(dev->qp_table);
 	rte_free(dev);

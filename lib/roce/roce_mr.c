@@ -509,7 +509,7 @@ mr_dereg(struct roce_mr *mr, bool zc_wait)
 			 mr->mw_bound);
 		return -EBUSY;
 	}
-	zc = zc_wait ? __atomic_load_n(&e->zc_refs, __ATOMIC_SEQ_CST) : 0;
+	zc = zc_wait ? roce_key_zc_inflight(dev, mr->index) : 0;
 	if (zc != 0) {
 		key_write_abort(e, old);
 		rte_spinlock_unlock(&dev->ctl_lock);

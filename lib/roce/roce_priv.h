@@ -180,11 +180,14 @@ struct roce_key_entry {
 	struct roce_mw *mw;	/**< MW entry */
 	uint32_t qpn;		/**< type 2 MW: the QP it is bound to */
 	/**
-	 * Zero-copy TX mbufs still attached to this entry's memory (atomic,
-	 * outside the seqlock): deregistration waits for 0 before the
+	 * Zero-copy TX mbufs ever attached to this entry's memory (atomic,
+	 * outside the seqlock, written by the sending workers); those freed
+	 * are counted apart, in roce_device::zc_dropped, by whichever core
+	 * frees them, so that no cache line crosses cores per packet.
+	 * Deregistration waits for roce_key_zc_inflight() == 0 before the
 	 * memory is handed back (lib/ernic_pmd/ernic_mr_svc.c).
 	 */
-	uint32_t zc_refs;
+	uint32_t zc_taken;
 };
 
 enum roce_key_type {
@@ -233,6 +236,8 @@ struct roce_device {
 	 * roce_key_check_local/remote(), never directly.
 	 */
 	struct roce_key_entry *keys;
+	/** Per key index: zero-copy mbufs freed (roce_key_entry::zc_taken). */
+	uint32_t *zc_dropped;
 	uint32_t nb_keys;
 	uint32_t key_next;		/**< allocation cursor */
 	/** Indexes [0, key_fixed) are for roce_reg_mr_fixed() only. */
@@ -360,16 +365,37 @@ struct roce_key_ref {
 int roce_dereg_mr_nowait(struct roce_mr *mr);
 
 /**
- * In-flight counter of zero-copy mbufs for the entry of @p ref (NULL for
- * none): roce_txbuf_attach_ref() counts the attachment there.
+ * The zero-copy counters of the entry checked into @p ref (a key of
+ * @p dev) for roce_txbuf_attach_ref(); both NULL for none.
  */
-static inline uint32_t *
-roce_key_ref_zc(const struct roce_key_ref *ref)
+static inline struct roce_txbuf_count
+roce_key_ref_zc(const struct roce_device *dev, const struct roce_key_ref *ref)
 {
+	struct roce_txbuf_count c = { NULL, NULL };
+	uint32_t idx;
+
 	if (ref == NULL || ref->entry == NULL)
-		return NULL;
-	/* the only field written outside the seqlock, atomically */
-	return (uint32_t *)(uintptr_t)&ref->entry->zc_refs;
+		return c;
+	idx = (uint32_t)(ref->entry - dev->keys);
+	/* written outside the seqlock, atomically */
+	c.taken = (uint32_t *)(uintptr_t)&ref->entry->zc_taken;
+	c.dropped = &dev->zc_dropped[idx];
+	return c;
+}
+
+/**
+ * Zero-copy mbufs attached to the memory of key index @p idx and not yet
+ * freed. The freed count is read first: a frame attached meanwhile only
+ * makes the figure larger, never 0 too early.
+ */
+static inline uint32_t
+roce_key_zc_inflight(const struct roce_device *dev, uint32_t idx)
+{
+	uint32_t dropped = __atomic_load_n(&dev->zc_dropped[idx],
+					   __ATOMIC_ACQUIRE);
+
+	return __atomic_load_n(&dev->keys[idx].zc_taken, __ATOMIC_ACQUIRE) -
+		dropped;
 }
 
 /**

@@ -317,11 +317,12 @@ req_gather(struct req_ctx *c, uint32_t off, uint32_t len)
 			 * go-back-N copy may outlive the WR's completion:
 			 * deregistration waits for it, ernic_mr_svc.c).
 			 */
+			struct roce_txbuf_count zcc =
+				roce_key_ref_zc(qp->dev, &ref);
 			int ret = roce_txbuf_attach_ref(
 				roce_txbuf_pool(&qp->dev->cfg),
 				roce_worker_zc_pf(qp->w), c->m, ref.host,
-				n, roce_key_ref_iova(&ref, ref.host, n),
-				roce_key_ref_zc(&ref));
+				n, roce_key_ref_iova(&ref, ref.host, n), &zcc);
 
 			if (ret == 0) {
 				qp->stats.tx_zc_pkts++;

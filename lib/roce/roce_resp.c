@@ -212,11 +212,14 @@ resp_send(struct roce_qp *qp, struct roce_hdr_fields *f, const uint8_t *payload,
 	 * no IOVA for it (-ENOTSUP) or a small payload: copied.
 	 */
 	rc = -ENOTSUP;
-	if (payload != NULL && roce_txbuf_zc_ok(&qp->dev->cfg, len))
+	if (payload != NULL && roce_txbuf_zc_ok(&qp->dev->cfg, len)) {
+		struct roce_txbuf_count zcc = roce_key_ref_zc(qp->dev, ref);
+
 		rc = roce_txbuf_attach_ref(roce_txbuf_pool(&qp->dev->cfg),
 					   roce_worker_zc_pf(w), m, payload,
 					   len, roce_key_ref_iova(ref, payload, len),
-					   roce_key_ref_zc(ref));
+					   &zcc);
+	}
 	if (rc == 0)
 		qp->stats.tx_zc_pkts++;
 	else if (unlikely(mbuf_append_data(mp, m, payload, len) != 0)) {

@@ -14,13 +14,14 @@
 /*
  * The application owns the memory and may reuse it once the WR completes
  * (the verbs rule): nothing to release when the last reference goes but
- * the in-flight count of roce_txbuf_attach_ref(), if any.
+ * the freed count of roce_txbuf_attach_ref(), if any (on the freeing
+ * core's own cache line: the attaching core counts in another one).
  */
 static void
 txbuf_free_cb(void *addr __rte_unused, void *opaque)
 {
 	if (opaque != NULL)
-		__atomic_fetch_sub((uint32_t *)opaque, 1, __ATOMIC_RELEASE);
+		__atomic_fetch_add((uint32_t *)opaque, 1, __ATOMIC_RELEASE);
 }
 
 /*
@@ -114,7 +115,7 @@ roce_txbuf_attach(struct rte_mempool *mp, struct rte_mbuf *m,
 int
 roce_txbuf_attach_ref(struct rte_mempool *mp, const struct roce_mbuf_pf *pf,
 		      struct rte_mbuf *m, const void *addr, uint32_t len,
-		      rte_iova_t iova, uint32_t *inflight)
+		      rte_iova_t iova, const struct roce_txbuf_count *cnt)
 {
 	struct rte_mbuf_ext_shared_info *shinfo;
 	struct rte_mbuf *seg[2];
@@ -141,9 +142,9 @@ roce_txbuf_attach_ref(struct rte_mempool *mp, const struct roce_mbuf_pf *pf,
 	 */
 	shinfo = seg[0]->buf_addr;
 	shinfo->free_cb = txbuf_free_cb;
-	shinfo->fcb_opaque = inflight;
-	if (inflight != NULL)
-		__atomic_fetch_add(inflight, 1, __ATOMIC_ACQUIRE);
+	shinfo->fcb_opaque = cnt != NULL ? cnt->dropped : NULL;
+	if (cnt != NULL && cnt->taken != NULL)
+		__atomic_fetch_add(cnt->taken, 1, __ATOMIC_ACQUIRE);
 	rte_mbuf_ext_refcnt_set(shinfo, 1);
 	/* the buffer is read-only for us: the cast only fits the API */
 	rte_pktmbuf_attach_extbuf(seg[0], (void *)(uintptr_t)addr, iova,

@@ -33,6 +33,18 @@
 #include "roce_mbuf_pf.h"
 #include "roce_verbs.h"
 
+/**
+ * In-flight count of zero-copy attachments to one memory region, as two
+ * counters so that no cache line crosses cores per packet: @c taken
+ * counted by the attaching worker, @c dropped by the core that frees the
+ * mbuf (the peer's worker in a loopback, the TX completion elsewhere).
+ * In flight: dropped read first, then taken - dropped.
+ */
+struct roce_txbuf_count {
+	uint32_t *taken;
+	uint32_t *dropped;
+};
+
 /** Default roce_device_config::zc_min: smaller payloads are copied. */
 #define ROCE_TXBUF_ZC_MIN_DEFAULT 256u
 
@@ -102,16 +114,17 @@ const struct rte_memseg_list *roce_txbuf_range_msl(const void *addr);
 rte_iova_t roce_txbuf_range_iova(const void *addr, uint64_t len);
 
 /**
- * roce_txbuf_attach() that also counts the attachment in @p inflight
- * (atomically, NULL: not counted) until the attached mbuf is freed: the
- * owner of the memory waits for 0 before reusing it (deregistration of a
- * region a READ response is sent from, roce_priv.h roce_key_entry).
+ * roce_txbuf_attach() that also counts the attachment in @p cnt
+ * (atomically; NULL or NULL members: not counted): taken now, dropped when
+ * the attached mbuf is freed. The owner of the memory waits for them to be
+ * equal before reusing it (deregistration of a region a READ response is
+ * sent from, roce_priv.h roce_key_entry).
  * @p pf (NULL: none): the calling worker's prefetch of @p mp, told that
  * two mbufs are taken. @p iova: IOVA of @p addr (roce_key_ref_iova(),
  * roce_txbuf_iova()); RTE_BAD_IOVA fails with -ENOTSUP.
  */
 int roce_txbuf_attach_ref(struct rte_mempool *mp, const struct roce_mbuf_pf *pf,
 			  struct rte_mbuf *m, const void *addr, uint32_t len,
-			  rte_iova_t iova, uint32_t *inflight);
+			  rte_iova_t iova, const struct roce_txbuf_count *cnt);
 
 #endif /* ROCE_TXBUF_H */

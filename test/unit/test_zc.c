@@ -391,7 +391,9 @@ static void
 test_zc_dereg_busy(void)
 {
 	struct zc_env *e = zc_env_create(14, ROCE_MTU_1024);
+	struct roce_device *dev0;
 	struct roce_key_entry *ke;
+	uint32_t idx;
 	struct roce_sge sge;
 	struct roce_send_wr wr;
 	struct roce_mr *mr2;
@@ -400,7 +402,9 @@ test_zc_dereg_busy(void)
 
 	CU_ASSERT_FATAL(e != NULL && e->qp[1] != NULL);
 	fake_link_settle(e->l, 200000);
-	ke = &e->l->ep[0].dev->keys[e->mr[0]->index];
+	dev0 = e->l->ep[0].dev;
+	idx = e->mr[0]->index;
+	ke = &dev0->keys[idx];
 	lkey = roce_mr_lkey(e->mr[0]);
 	pattern(e->buf[0], 8192, 5);
 	memset(&wr, 0, sizeof(wr));
@@ -414,17 +418,16 @@ test_zc_dereg_busy(void)
 	wr.rdma.rkey = roce_mr_rkey(e->mr[1]);
 	CU_ASSERT_EQUAL(roce_post_send(e->qp[0], &wr, 1, NULL), 0);
 	/* side 0 alone runs: its frames wait in side 1's inbox */
-	for (i = 0; i < 8 && __atomic_load_n(&ke->zc_refs,
-					     __ATOMIC_ACQUIRE) == 0; i++)
+	for (i = 0; i < 8 && roce_key_zc_inflight(dev0, idx) == 0; i++)
 		roce_worker_poll(e->l->ep[0].w, e->l->tsc);
-	CU_ASSERT_FATAL(__atomic_load_n(&ke->zc_refs, __ATOMIC_ACQUIRE) > 0);
+	CU_ASSERT_FATAL(roce_key_zc_inflight(dev0, idx) > 0);
 	CU_ASSERT_EQUAL(roce_dereg_mr(e->mr[0]), -EBUSY);
 	/* unchanged: the key still names the memory */
 	CU_ASSERT_EQUAL(roce_mr_lkey(e->mr[0]), lkey);
 	CU_ASSERT(ke->type == ROCE_KEY_MR && ke->host == e->buf[0]);
 	zc_wait(e, 1, 0);
 	fake_link_settle(e->l, 200000);
-	CU_ASSERT_EQUAL(__atomic_load_n(&ke->zc_refs, __ATOMIC_ACQUIRE), 0);
+	CU_ASSERT_EQUAL(roce_key_zc_inflight(dev0, idx), 0);
 	CU_ASSERT(memcmp(e->buf[0], e->buf[1], 8192) == 0);
 	CU_ASSERT_EQUAL(roce_dereg_mr(e->mr[0]), 0);
 	e->mr[0] = NULL;
@@ -433,19 +436,19 @@ test_zc_dereg_busy(void)
 	mr2 = roce_reg_mr(e->l->ep[0].pd, e->buf[0], REGION,
 			  ROCE_ACCESS_LOCAL_WRITE);
 	CU_ASSERT_FATAL(mr2 != NULL);
-	ke = &e->l->ep[0].dev->keys[mr2->index];
+	idx = mr2->index;
+	ke = &dev0->keys[idx];
 	sge.lkey = roce_mr_lkey(mr2);
 	CU_ASSERT_EQUAL(roce_post_send(e->qp[0], &wr, 1, NULL), 0);
-	for (i = 0; i < 8 && __atomic_load_n(&ke->zc_refs,
-					     __ATOMIC_ACQUIRE) == 0; i++)
+	for (i = 0; i < 8 && roce_key_zc_inflight(dev0, idx) == 0; i++)
 		roce_worker_poll(e->l->ep[0].w, e->l->tsc);
-	CU_ASSERT_FATAL(__atomic_load_n(&ke->zc_refs, __ATOMIC_ACQUIRE) > 0);
+	CU_ASSERT_FATAL(roce_key_zc_inflight(dev0, idx) > 0);
 	CU_ASSERT_EQUAL(roce_dereg_mr_nowait(mr2), 0);
 	CU_ASSERT_EQUAL(ke->type, ROCE_KEY_FREE);
 	/* the frames were built already: they still arrive and complete */
 	zc_wait(e, 1, 0);
 	fake_link_settle(e->l, 200000);
-	CU_ASSERT_EQUAL(__atomic_load_n(&ke->zc_refs, __ATOMIC_ACQUIRE), 0);
+	CU_ASSERT_EQUAL(roce_key_zc_inflight(dev0, idx), 0);
 	zc_env_destroy(e);
 }
 
