@@ -91,6 +91,13 @@ grep -q '^xstat net_ernic_lb1 roce_rx_accepted [0-9]' "$out" ||
 if grep -E '^xstat net_ernic_lb[01] (roce_resp_rnr_naks|roce_resp_out_of_seq|roce_resp_drop_out_of_seq|qp[0-9]+_rnr_naks_rx) ' "$out"; then
 	fail "send_bw -q 64: RNR NAKs or out-of-sequence drops with receives posted"
 fi
+# --cycles: one line a port; the client sent the data, the server received
+# it, and both worked a positive number of cycles a frame
+run "write_bw --cycles" 1 "$bw_row" write_bw -s 4096 -n 2000 --cycles
+for side in 'lb0 .*\(rx [0-9]+ \+ tx [1-9][0-9]{3,}\)' 'lb1 .*\(rx [1-9][0-9]{3,} \+ tx [0-9]+\)'; do
+	grep -Eq "^cycles: net_ernic_$side cycles_a_frame_one_way=[1-9][0-9]* = [0-9.]+ M/s a busy worker lcore" "$out" ||
+		fail "write_bw --cycles: no cycles line matching '$side'"
+done
 run "atomic_bw" 1 "$bw_row" atomic_bw -n 200
 # -R: rdma_cm between the two ports (IB CM on QP1, comm QP, DREQ/DREP and
 # timewait before the exit)
