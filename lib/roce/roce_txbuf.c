@@ -35,14 +35,15 @@ rte_iova_t
 roce_txbuf_iova(const void *addr, uint32_t len,
 		const struct rte_memseg_list *msl)
 {
-	const char *last = (const char *)addr + len - 1;
 	const struct rte_memseg *ms, *ms_last;
 	rte_iova_t iova, iova_last;
+	const char *last;
 
 	if (rte_eal_iova_mode() == RTE_IOVA_VA)
 		return (rte_iova_t)(uintptr_t)addr;
 	if (len == 0)
 		return RTE_BAD_IOVA;
+	last = (const char *)addr + len - 1;
 	if (msl == NULL)
 		msl = rte_mem_virt2memseg_list(addr);
 	/* both NULL when the range leaves the list */
@@ -78,27 +79,29 @@ roce_txbuf_range_msl(const void *addr)
 rte_iova_t
 roce_txbuf_range_iova(const void *addr, uint64_t len)
 {
-	const char *p = addr, *end = p + len;
+	uintptr_t start = (uintptr_t)addr, end, p;
 	const struct rte_memseg *ms;
 	rte_iova_t iova;
 	unsigned int n;
 
-	if (addr == NULL || len == 0 || len > UINTPTR_MAX - (uintptr_t)addr)
+	/* integers: a registration may name any range, even a wrapping one */
+	if (addr == NULL || len == 0 || len > UINTPTR_MAX - start)
 		return RTE_BAD_IOVA;
 	if (rte_eal_iova_mode() == RTE_IOVA_VA)
-		return (rte_iova_t)(uintptr_t)addr;
-	ms = rte_mem_virt2memseg(p, NULL);
+		return (rte_iova_t)start;
+	end = start + (uintptr_t)len;
+	ms = rte_mem_virt2memseg(addr, NULL);
 	if (ms == NULL || ms->iova == RTE_BAD_IOVA)
 		return RTE_BAD_IOVA;
-	iova = ms->iova + (uintptr_t)(p - (const char *)ms->addr);
+	iova = ms->iova + (start - (uintptr_t)ms->addr);
 	for (n = 0; n < TXBUF_RANGE_SEGS_MAX; n++) {
-		p = (const char *)ms->addr + ms->len;
+		p = (uintptr_t)ms->addr + ms->len;
 		if (p >= end)
 			return iova;
-		ms = rte_mem_virt2memseg(p, NULL);
+		ms = rte_mem_virt2memseg((const void *)p, NULL);
 		/* the next page must follow in IOVA space too */
-		if (ms == NULL || ms->addr != p ||
-		    ms->iova != iova + (uintptr_t)(p - (const char *)addr))
+		if (ms == NULL || (uintptr_t)ms->addr != p ||
+		    ms->iova != iova + (p - start))
 			return RTE_BAD_IOVA;
 	}
 	return RTE_BAD_IOVA;
