@@ -16,6 +16,7 @@
 
 #include "cli.h"
 #include "cli_cc.h"
+#include "port.h"
 #include "rte_pmd_ernic.h"
 #include "rte_pmd_fault.h"
 #include "roce_cc.h"
@@ -203,17 +204,6 @@ cc_snap_take(struct cc_snap *s, struct roce_qp *const *qp, uint32_t n)
 	}
 }
 
-static uint64_t
-cc_xstat(uint16_t port, const char *name)
-{
-	uint64_t id, v;
-
-	if (rte_eth_xstats_get_id_by_name(port, name, &id) != 0 ||
-	    rte_eth_xstats_get_by_id(port, &id, &v, 1) != 1)
-		return 0;
-	return v;
-}
-
 /* The net_fault port with a bottleneck under ernic port @p port, or -1. */
 static int
 cc_bneck_port(uint16_t port, struct rte_pmd_fault_params *prm)
@@ -260,11 +250,11 @@ cc_report_bneck(FILE *out, uint16_t port)
 			prm.dir <= RTE_PMD_FAULT_DIR_BOTH ? dir[prm.dir] : "?",
 			prm.rate_mbps, prm.queue_kb, prm.ecn_kmin_kb,
 			prm.ecn_kmax_kb, prm.ecn_pmax_ppm,
-			cc_xstat((uint16_t)under, n[0]),
-			cc_xstat((uint16_t)under, n[1]),
-			cc_xstat((uint16_t)under, n[2]),
-			cc_xstat((uint16_t)under, n[3]),
-			cc_xstat((uint16_t)under, n[4]));
+			port_xstat((uint16_t)under, n[0]),
+			port_xstat((uint16_t)under, n[1]),
+			port_xstat((uint16_t)under, n[2]),
+			port_xstat((uint16_t)under, n[3]),
+			port_xstat((uint16_t)under, n[4]));
 	}
 }
 

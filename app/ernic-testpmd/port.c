@@ -309,8 +309,7 @@ port_print_xstats(FILE *out, uint16_t port_id)
 	free(names);
 }
 
-/* One xstat by name; 0 when the port has no such counter. */
-static uint64_t
+uint64_t
 port_xstat(uint16_t port_id, const char *name)
 {
 	uint64_t id, v;

@@ -50,6 +50,9 @@ int port_resolve(uint16_t port_id, const union roce_gid *gid, uint8_t mac[6],
  */
 void port_print_xstats(FILE *out, uint16_t port_id);
 
+/** One extended statistic of @p port_id by name; 0 when it has none. */
+uint64_t port_xstat(uint16_t port_id, const char *name);
+
 /**
  * One "cycles:" line for @p port_id from its load counters (busy_cycles,
  * busy_polls, idle_polls, rx_roce, tx_roce; doc/guides/pmd.rst): the share
