@@ -78,9 +78,9 @@ struct mr_grace {
 	TAILQ_ENTRY(mr_grace) next;
 	struct rte_pmd_ernic_mr_req *req;	/**< NULL once completed early */
 	int result;
-	/** Key index whose zero-copy frames the grace waits for; 0: none. */
+	/** Device and key index whose zero-copy frames the grace waits for. */
+	struct roce_device *zc_dev;	/**< NULL: none */
 	uint32_t zc_idx;
-	struct roce_device *zc_dev;
 	bool zc_counted;
 	uint16_t nb;			/**< workers probed */
 	bool queued[ERNIC_MAX_WORKERS];
