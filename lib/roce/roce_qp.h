@@ -86,7 +86,7 @@ struct roce_resp_state {
 	bool in_message;	/**< between FIRST and LAST of a multi-packet message */
 	bool drop_message;	/**< UC: rest of a broken message is dropped */
 	/* current inbound SEND or WRITE */
-	uint64_t va;		/**< WRITE: next target address */
+	uint64_t va;		/**< WRITE: the message's target (RETH VA) */
 	uint32_t resid;		/**< WRITE: bytes left of the DMA length */
 	uint32_t rkey;
 	struct roce_key_ref wref;	/**< WRITE: checked target */
@@ -195,6 +195,16 @@ struct roce_qp {
 	struct roce_qp *limbo_next;
 	uint64_t retire_epoch;
 };
+
+/**
+ * True when @p qp runs selective repeat (RC with the attribute set,
+ * roce_sr.h); inline: the requester asks it several times a packet.
+ */
+static inline bool
+roce_sr_on(const struct roce_qp *qp)
+{
+	return qp->type == ROCE_QPT_RC && qp->attr.selective_repeat != 0;
+}
 
 /**
  * Slow-path readers of the QPN table (telemetry, xstats: any thread that

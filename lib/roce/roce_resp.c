@@ -847,6 +847,7 @@ static enum resp_step
 exec_write(struct resp_ctx *c)
 {
 	struct roce_resp_state *r = &c->qp->resp;
+	const uint8_t *srx;
 
 	if ((uint64_t)r->write_off + c->plen > r->write_len)
 		return resp_bad_length(c);
@@ -859,15 +860,32 @@ exec_write(struct resp_ctx *c)
 	 * waits for a worker quiescent point after invalidating, so a copy
 	 * that passed this check is over before it returns).
 	 */
-	if (roce_sr_pkt_srx(c->pkt) != NULL) {
-		/* selective repeat: each packet names its target (roce_sr.h) */
-		if (roce_sr_resp_place(c->qp, c->pkt, c->m) != ROCE_OK) {
-			c->err = ROCE_ERR_LOC_ACCESS;
-			c->cnt = ROCE_WCNT_RESP_REM_ACCESS;
-			return RESP_ERROR;
+	srx = roce_sr_pkt_srx(c->pkt);
+	if (srx != NULL) {
+		uint64_t va;
+		uint32_t rkey;
+
+		/*
+		 * Selective repeat: each packet names its target (roce_sr.h).
+		 * In order, that is the message's next byte, whose key was
+		 * checked for the whole DMA length at an in-order FIRST/ONLY
+		 * (wref set): the copy below with its validity re-check, not
+		 * a second key lookup. Any other target, or a message whose
+		 * FIRST was placed ahead (roce_sr_resp_merge() clears wref),
+		 * is checked on its own.
+		 */
+		roce_sr_req_decode(srx, &va, &rkey);
+		if (r->wref.entry == NULL || rkey != r->rkey ||
+		    va != r->va + r->write_off) {
+			if (roce_sr_resp_place(c->qp, c->pkt, c->m) !=
+			    ROCE_OK) {
+				c->err = ROCE_ERR_LOC_ACCESS;
+				c->cnt = ROCE_WCNT_RESP_REM_ACCESS;
+				return RESP_ERROR;
+			}
+			r->write_off += c->plen;
+			return RESP_DONE;
 		}
-		r->write_off += c->plen;
-		return RESP_DONE;
 	}
 	if (unlikely(!roce_key_ref_valid(&r->wref))) {
 		c->err = ROCE_ERR_LOC_ACCESS;

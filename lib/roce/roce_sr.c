@@ -185,12 +185,6 @@ roce_sr_req_decode(const uint8_t *in, uint64_t *va, uint32_t *rkey)
 	*rkey = rte_be_to_cpu_32(k);
 }
 
-bool
-roce_sr_on(const struct roce_qp *qp)
-{
-	return qp->type == ROCE_QPT_RC && qp->attr.selective_repeat != 0;
-}
-
 /* ------------------------------------------------------------------ */
 /* Responder                                                          */
 /* ------------------------------------------------------------------ */
@@ -331,6 +325,8 @@ roce_sr_resp_merge(struct roce_qp *qp)
 			r->in_message = true;
 			r->write_len = r->ooo_len[slot];
 			r->write_off = mtu;
+			/* its target was checked for its own payload only */
+			memset(&r->wref, 0, sizeof(r->wref));
 		} else {
 			r->write_off += mtu;
 		}

@@ -124,8 +124,7 @@ roce_sr_pkt_srx(const struct roce_pkt *pkt)
 	return roce_pkt_hdr(pkt) + pkt->bth_off + pkt->op->hdr_len - xlen;
 }
 
-/** True when @p qp runs selective repeat (RC with the attribute set). */
-bool roce_sr_on(const struct roce_qp *qp);
+/* roce_sr_on(qp): inline in roce_qp.h, beside struct roce_qp */
 
 /* ---- responder (roce_resp.c) ---- */
 

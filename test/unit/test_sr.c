@@ -19,6 +19,7 @@
 #include "roce_build.h"
 #include "roce_icrc.h"
 #include "roce_parse.h"
+#include "roce_psn.h"
 #include "roce_qp.h"
 #include "roce_sr.h"
 #include "roce_verbs.h"
@@ -466,6 +467,126 @@ test_not_negotiated(void)
 	env_destroy(e);
 }
 
+/*
+ * In order, a WRITE's extension normally names the message's next byte
+ * (the RETH target, checked for the whole DMA length): the responder
+ * copies there without a second key check. An extension that names
+ * another target is still honoured and checked on its own: the payload
+ * lands where the extension says, and a bad R_Key in it is an access
+ * error even though the RETH's is good.
+ */
+static void
+inject_write_only(struct env *e, uint64_t reth_va, uint64_t srx_va,
+		  uint32_t srx_rkey, uint8_t fillb)
+{
+	struct roce_hdr_fields f = e->qp[0]->path;
+	uint8_t req[ROCE_SRX_REQ_LEN], payload[64];
+
+	f.opcode = ROCE_OP_RC_RDMA_WRITE_ONLY;
+	f.dqpn = e->qp[1]->qpn;
+	f.psn = e->qp[1]->resp.epsn;
+	f.ackreq = true;
+	f.va = reth_va;
+	f.rkey = roce_mr_rkey(e->mr[1]);
+	f.dma_len = sizeof(payload);
+	roce_sr_req_encode(req, srx_va, srx_rkey);
+	f.srx = req;
+	memset(payload, fillb, sizeof(payload));
+	CU_ASSERT_EQUAL_FATAL(fake_link_inject(e->l, 1, &f, payload,
+					       sizeof(payload)), 0);
+	fake_link_settle(e->l, 100000);
+}
+
+/* One WRITE packet with its extension naming its own payload's target. */
+static void
+inject_write(struct env *e, uint8_t opcode, uint32_t psn, uint64_t va,
+	     uint32_t rkey, uint32_t dma_len, uint32_t len, uint8_t fillb)
+{
+	struct roce_hdr_fields f = e->qp[0]->path;
+	uint8_t req[ROCE_SRX_REQ_LEN], payload[1024];
+
+	f.opcode = opcode;
+	f.dqpn = e->qp[1]->qpn;
+	f.psn = psn;
+	f.ackreq = true;
+	f.va = va;
+	f.rkey = rkey;
+	f.dma_len = dma_len;
+	roce_sr_req_encode(req, va, rkey);
+	f.srx = req;
+	memset(payload, fillb, len);
+	CU_ASSERT_EQUAL_FATAL(fake_link_inject(e->l, 1, &f, payload, len), 0);
+	fake_link_settle(e->l, 100000);
+}
+
+/*
+ * A message whose FIRST was placed ahead and taken over later: its later
+ * packets are checked on their own, even where the message before left
+ * the same R_Key and a start address that makes them look in order. Here
+ * a 4 KiB MR inside the buffer; the LAST's target lies past its end.
+ */
+static void
+test_merged_first_checked(void)
+{
+	struct env *e = env_create(75, true, ROCE_MTU_1024);
+	struct roce_mr *small;
+	uint64_t x;
+	uint32_t k, epsn;
+	uint8_t zero[1024] = { 0 };
+
+	CU_ASSERT_FATAL(e != NULL);
+	small = roce_reg_mr(e->l->ep[1].pd, e->buf[1], 4096,
+			    ROCE_ACCESS_LOCAL_WRITE | ROCE_ACCESS_REMOTE_WRITE);
+	CU_ASSERT_FATAL(small != NULL);
+	k = roce_mr_rkey(small);
+	x = (uint64_t)(uintptr_t)e->buf[1] + 3072;
+	epsn = e->qp[1]->resp.epsn;
+	/* FIRST of 2048 B at x, ahead of a missing PSN: held */
+	inject_write(e, ROCE_OP_RC_RDMA_WRITE_FIRST, roce_psn_add(epsn, 1), x,
+		     k, 2048, 1024, 0x44);
+	CU_ASSERT_EQUAL(e->qp[1]->resp.ooo.count, 1);
+	/* the missing PSN: a WRITE ONLY at x too; then the FIRST is taken */
+	inject_write(e, ROCE_OP_RC_RDMA_WRITE_ONLY, epsn, x, k, 64, 64, 0x55);
+	CU_ASSERT_EQUAL(e->qp[1]->resp.epsn, roce_psn_add(epsn, 2));
+	CU_ASSERT_EQUAL(e->qp[1]->stats.rx_drops, 0);
+	/* its LAST at x + 1024: past the MR, an access error, not written */
+	inject_write(e, ROCE_OP_RC_RDMA_WRITE_LAST, roce_psn_add(epsn, 2),
+		     x + 1024, k, 0, 1024, 0x66);
+	CU_ASSERT(memcmp(e->buf[1] + 4096, zero, sizeof(zero)) == 0);
+	CU_ASSERT_EQUAL(e->qp[1]->stats.rx_drops, 1);
+	CU_ASSERT_EQUAL(roce_dereg_mr(small), 0);
+	env_destroy(e);
+}
+
+static void
+test_in_order_target(void)
+{
+	struct env *e = env_create(74, true, ROCE_MTU_1024);
+	uint64_t base;
+	uint32_t rkey;
+	uint8_t zero[64] = { 0 }, want[64];
+
+	CU_ASSERT_FATAL(e != NULL);
+	base = (uint64_t)(uintptr_t)e->buf[1];
+	rkey = roce_mr_rkey(e->mr[1]);
+	memset(e->buf[1], 0, 4096);
+	/* the usual case: extension and RETH agree */
+	inject_write_only(e, base, base, rkey, 0x11);
+	memset(want, 0x11, sizeof(want));
+	CU_ASSERT(memcmp(e->buf[1], want, sizeof(want)) == 0);
+	/* another target in the extension: placed there, not at the RETH's */
+	inject_write_only(e, base + 1024, base + 2048, rkey, 0x22);
+	memset(want, 0x22, sizeof(want));
+	CU_ASSERT(memcmp(e->buf[1] + 2048, want, sizeof(want)) == 0);
+	CU_ASSERT(memcmp(e->buf[1] + 1024, zero, sizeof(zero)) == 0);
+	CU_ASSERT_EQUAL(e->qp[1]->stats.rx_drops, 0);
+	/* a bad R_Key in the extension: nothing written, access error */
+	inject_write_only(e, base + 3072, base + 3072, rkey ^ 0x100, 0x33);
+	CU_ASSERT(memcmp(e->buf[1] + 3072, zero, sizeof(zero)) == 0);
+	CU_ASSERT_EQUAL(e->qp[1]->stats.rx_drops, 1);
+	env_destroy(e);
+}
+
 /* ------------------------------------------------------------------ */
 /* Under loss: correctness, then SR against go-back-N                  */
 /* ------------------------------------------------------------------ */
@@ -798,6 +919,10 @@ static CU_TestInfo sr_tests[] = {
 	{ "SRX bit on other opcodes dropped", test_parse_srx_bit_rejected },
 	{ "QP attribute: RC only, off by default", test_attr },
 	{ "peer without SR: extension dropped", test_not_negotiated },
+	{ "in order: the extension's target, checked when not the RETH's",
+	  test_in_order_target },
+	{ "in order after a FIRST placed ahead: checked on its own",
+	  test_merged_first_checked },
 	{ "WRITE/READ/SEND under loss: intact, in order", test_mixed_under_loss },
 	{ "READ responses placed ahead", test_read_under_loss },
 	{ "SR resends less than go-back-N", test_sr_beats_gbn },
