@@ -47,23 +47,46 @@ icrc_hdr_len(uint8_t ver_ihl)
 }
 
 /*
- * @p copy holds the LRH stand-in slot then @p hdr_len header bytes. Check
- * the IP next protocol and length against @p avail (bytes from the IP
- * header to the end of the frame), fill the LRH stand-in and set the
- * invariant-exempt fields to all ones (IBTA annex A17.3.3). On success
- * *end is the IP datagram length: the ICRC slot is its last 4 bytes.
+ * Check the IP header at @p ip (version 4 or 6, icrc_hdr_len() gave
+ * @p hdr_len: IP header, UDP and BTH): next protocol UDP, and an IP
+ * datagram length that holds the headers and the ICRC within @p avail
+ * (bytes from the IP header to the end of the frame). On success *dgram
+ * is that length: the ICRC slot is its last 4 bytes.
  */
-static int
-icrc_mask(uint8_t *copy, uint32_t hdr_len, uint32_t avail, uint32_t *end)
+static inline int
+icrc_check(const uint8_t *ip, uint32_t hdr_len, uint32_t avail,
+	   uint32_t *dgram)
 {
-	uint8_t *ip = copy + ICRC_IP_IN_COPY;
-	uint32_t ip_hl = hdr_len - ICRC_L4_HDR, dgram;
-	uint8_t *udp = ip + ip_hl, *bth = udp + ROCE_ICRC_UDP_LEN;
+	uint32_t len;
 
-	if (ip_hl == ICRC_IPV6_HDR && (ip[0] >> 4) == 6) {
+	if ((ip[0] >> 4) == 6) {
 		if (ip[6] != ICRC_IPPROTO_UDP)
 			return -EPROTONOSUPPORT;
-		dgram = ICRC_IPV6_HDR + ((uint32_t)ip[4] << 8 | ip[5]);
+		len = ICRC_IPV6_HDR + ((uint32_t)ip[4] << 8 | ip[5]);
+	} else {
+		if (ip[9] != ICRC_IPPROTO_UDP)
+			return -EPROTONOSUPPORT;
+		len = (uint32_t)ip[2] << 8 | ip[3];
+	}
+	if (len < hdr_len + ROCE_ICRC_LEN || len > avail)
+		return -EINVAL;
+	*dgram = len;
+	return 0;
+}
+
+/*
+ * @p copy holds the LRH stand-in slot then @p hdr_len header bytes (from
+ * a header icrc_check() accepted): fill the LRH stand-in and set the
+ * invariant-exempt fields to all ones (IBTA annex A17.3.3).
+ */
+static inline void
+icrc_mask(uint8_t *copy, uint32_t hdr_len)
+{
+	uint8_t *ip = copy + ICRC_IP_IN_COPY;
+	uint32_t ip_hl = hdr_len - ICRC_L4_HDR;
+	uint8_t *udp = ip + ip_hl, *bth = udp + ROCE_ICRC_UDP_LEN;
+
+	if ((ip[0] >> 4) == 6) {
 		/* Traffic class (4 + 4 bits), flow label (20), hop limit. */
 		ip[0] |= 0x0f;
 		ip[1] = 0xff;
@@ -71,25 +94,18 @@ icrc_mask(uint8_t *copy, uint32_t hdr_len, uint32_t avail, uint32_t *end)
 		ip[3] = 0xff;
 		ip[7] = 0xff;
 	} else {
-		if (ip[9] != ICRC_IPPROTO_UDP)
-			return -EPROTONOSUPPORT;
-		dgram = (uint32_t)ip[2] << 8 | ip[3];
 		/* TOS (DSCP + ECN), TTL, header checksum. */
 		ip[1] = 0xff;
 		ip[8] = 0xff;
 		ip[10] = 0xff;
 		ip[11] = 0xff;
 	}
-	if (dgram < hdr_len + ROCE_ICRC_LEN || dgram > avail)
-		return -EINVAL;
 	memset(copy, 0xff, ROCE_ICRC_LRH_LEN);
 	/* UDP checksum. */
 	udp[6] = 0xff;
 	udp[7] = 0xff;
 	/* BTH byte 4: FECN, BECN and the 6 reserved bits. */
 	bth[4] = 0xff;
-	*end = dgram;
-	return 0;
 }
 
 static inline uint32_t
@@ -115,17 +131,10 @@ icrc_store_le(uint8_t *p, uint32_t v)
 }
 
 /*
- * Frames whose bytes after the masked headers (extension headers and
- * payload) are at most this many go through one CRC call: copying them
- * behind the masked header costs less than a second ISA-L call (ACKs,
- * small messages).
- */
-#define ICRC_ONE_CALL_MAX 128
-
-/*
- * ISA-L folds 128 bytes a round in eight independent lanes from 256 bytes
- * on; below that it runs one serial 16-byte chain (crc32_gzip_refl_by8_02
- * here: 62 TSC cycles for 128 bytes, 83 for 192, 56 for 256). A CRC input
+ * ISA-L folds in independent lanes from 256 bytes on; below that it runs
+ * one serial 16-byte chain (crc32_gzip_refl_by8_02 on AVX2 hosts: 62 TSC
+ * cycles for 128 bytes, 83 for 192, 56 for 256; crc32_gzip_refl_by16_10
+ * on AVX-512 hosts: 58, 76 and 46). A CRC input
  * of ICRC_PAD_MIN < n <= ICRC_PAD_TO bytes is therefore computed as 256:
  * leading zero bytes leave a zero CRC register unchanged, and a register
  * preset to all ones (the ICRC's) equals a zero register with the first
@@ -137,63 +146,59 @@ icrc_store_le(uint8_t *p, uint32_t v)
 #define ICRC_PAD_TO	256
 #define ICRC_PAD_MIN	128
 
-/* IP datagram length from the header at @p ip (version 4 or 6). */
-static inline uint32_t
-icrc_dgram_len(const uint8_t *ip)
-{
-	return (ip[0] >> 4) == 6 ?
-		ICRC_IPV6_HDR + ((uint32_t)ip[4] << 8 | ip[5]) :
-		((uint32_t)ip[2] << 8 | ip[3]);
-}
-
-/* Contiguous core: on success *slot_off is the offset of the ICRC slot. */
+/*
+ * Contiguous core: on success *slot_off is the offset of the ICRC slot.
+ * Up to ICRC_PAD_TO input bytes the datagram is copied once behind the LRH
+ * stand-in and masked there (one ISA-L call); above, only the headers are
+ * copied and the rest is read in place (two calls).
+ */
 static int
 icrc_calc_flat(const uint8_t *f, uint32_t l3_off, uint32_t len,
 	       uint32_t *icrc, uint32_t *slot_off)
 {
-	uint8_t copy[RTE_MAX(ROCE_ICRC_HDR_MAX + ICRC_ONE_CALL_MAX,
-			     ICRC_PAD_TO)] __rte_aligned(32);
-	uint32_t avail, end, crc, rest, n;
-	uint8_t *b = copy;
+	uint8_t copy[ICRC_PAD_TO] __rte_aligned(64);
+	uint32_t avail, dgram, crc, n;
+	const uint8_t *ip;
+	uint8_t *b;
 	int hdr_len, ret;
 
+	static_assert(ROCE_ICRC_HDR_MAX <= ICRC_PAD_TO,
+		      "the masked headers fit the copy");
 	if (f == NULL || icrc == NULL || l3_off >= len)
 		return -EINVAL;
 	avail = len - l3_off;
-	hdr_len = icrc_hdr_len(f[l3_off]);
+	ip = f + l3_off;
+	hdr_len = icrc_hdr_len(ip[0]);
 	if (hdr_len < 0)
 		return hdr_len;
 	if (avail < (uint32_t)hdr_len + ROCE_ICRC_LEN)
 		return -EINVAL;
-	/* CRC input length if the IP length is right (icrc_mask checks) */
-	n = ROCE_ICRC_LRH_LEN + icrc_dgram_len(f + l3_off) - ROCE_ICRC_LEN;
-	if (n > ICRC_PAD_MIN && n <= ICRC_PAD_TO) {
-		memset(copy, 0, ICRC_PAD_TO);
-		b = copy + ICRC_PAD_TO - n;
-	}
-	memcpy(b + ICRC_IP_IN_COPY, f + l3_off, hdr_len);
-	ret = icrc_mask(b, hdr_len, avail, &end);
+	ret = icrc_check(ip, hdr_len, avail, &dgram);
 	if (ret != 0)
 		return ret;
-	rest = end - hdr_len - ROCE_ICRC_LEN;
-	if (b != copy) {
-		/* end is the datagram length read above: the input ends at 256 */
-		if (unlikely(ROCE_ICRC_LRH_LEN + end - ROCE_ICRC_LEN != n))
-			return -EINVAL;
-		memcpy(b + ROCE_ICRC_LRH_LEN + hdr_len, f + l3_off + hdr_len,
-		       rest);
+	/* CRC input: LRH stand-in, the datagram without its ICRC */
+	n = ROCE_ICRC_LRH_LEN + dgram - ROCE_ICRC_LEN;
+	if (n <= ICRC_PAD_MIN) {
+		memcpy(copy + ICRC_IP_IN_COPY, ip, dgram - ROCE_ICRC_LEN);
+		icrc_mask(copy, hdr_len);
+		crc = icrc_crc(0, copy, n);
+	} else if (n <= ICRC_PAD_TO) {
+		/* right-aligned: the zeros in front are the first 256 - n < 128 */
+		b = copy + ICRC_PAD_TO - n;
+		memset(copy, 0, ICRC_PAD_TO - ICRC_PAD_MIN);
+		memcpy(b + ICRC_IP_IN_COPY, ip, dgram - ROCE_ICRC_LEN);
+		icrc_mask(b, hdr_len);
 		memset(b, 0, sizeof(uint32_t));
 		crc = icrc_crc(UINT32_MAX, copy, ICRC_PAD_TO);
-	} else if (rest <= ICRC_ONE_CALL_MAX) {
-		memcpy(copy + ROCE_ICRC_LRH_LEN + hdr_len,
-		       f + l3_off + hdr_len, rest);
-		crc = icrc_crc(0, copy, ROCE_ICRC_LRH_LEN + hdr_len + rest);
 	} else {
+		memcpy(copy + ICRC_IP_IN_COPY, ip, hdr_len);
+		icrc_mask(copy, hdr_len);
 		crc = icrc_crc(0, copy, ROCE_ICRC_LRH_LEN + hdr_len);
-		crc = icrc_crc(crc, f + l3_off + hdr_len, rest);
+		crc = icrc_crc(crc, ip + hdr_len,
+			       dgram - hdr_len - ROCE_ICRC_LEN);
 	}
 	*icrc = crc;
-	*slot_off = l3_off + end - ROCE_ICRC_LEN;
+	*slot_off = l3_off + dgram - ROCE_ICRC_LEN;
 	return 0;
 }
 
@@ -358,9 +363,10 @@ icrc_calc_chain(const struct rte_mbuf *m, uint32_t l3_off, uint32_t *icrc,
 	} else if (icrc_gather(&c, copy + ICRC_IP_IN_COPY, hdr_len) != 0) {
 		return -EINVAL;
 	}
-	ret = icrc_mask(copy, hdr_len, avail, &end);
+	ret = icrc_check(copy + ICRC_IP_IN_COPY, hdr_len, avail, &end);
 	if (ret != 0)
 		return ret;
+	icrc_mask(copy, hdr_len);
 	crc = icrc_crc(0, copy, ROCE_ICRC_LRH_LEN + hdr_len);
 	if (icrc_crc_walk(&c, end - hdr_len - ROCE_ICRC_LEN, &crc) != 0)
 		return -EINVAL;

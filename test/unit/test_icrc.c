@@ -316,15 +316,16 @@ frame_of_len(uint8_t *f, int ver, uint32_t ihl, uint32_t plen, uint32_t *l3)
 
 /*
  * Every CRC input length from headers only to past 512 bytes, IPv4 (with
- * and without options) and IPv6: the library's one-call, padded (short
- * inputs computed as 256 bytes) and two-call paths against the bitwise
- * reference, fill then verify, and a flipped payload byte caught.
+ * and without options; IHL 10 is a 40-byte header, IPv6's size, told
+ * apart by the version only) and IPv6: the library's one-call, padded
+ * (short inputs computed as 256 bytes) and two-call paths against the
+ * bitwise reference, fill then verify, and a flipped payload byte caught.
  */
 static void
 test_every_length(void)
 {
 	static const struct { int ver; uint32_t ihl; } ip[] = {
-		{ 4, 5 }, { 4, 15 }, { 6, 0 },
+		{ 4, 5 }, { 4, 10 }, { 4, 15 }, { 6, 0 },
 	};
 	static uint8_t f[MAX_FRAME];
 	uint32_t k, plen, len, l3, want;
