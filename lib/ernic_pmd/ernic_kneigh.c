@@ -377,8 +377,8 @@ ernic_kneigh_resolve(struct ernic_port *p, struct ernic_neigh_entry *e,
 		 * stale kernel entry probe), keep using it meanwhile; no
 		 * answer with a MAC after KN_USES rounds: forget it
 		 */
-		if (now - e->confirmed_tsc >= reachable &&
-		    now - e->use_tsc >= hz * KN_USE_MS / 1000) {
+		if (ernic_tsc_since(now, e->confirmed_tsc) >= reachable &&
+		    ernic_tsc_since(now, e->use_tsc) >= hz * KN_USE_MS / 1000) {
 			if (e->probes >= KN_USES) {
 				__atomic_store_n(&e->word,
 						 (uint64_t)ERNIC_NEIGH_FAILED << 48,
@@ -404,7 +404,8 @@ ernic_kneigh_resolve(struct ernic_port *p, struct ernic_neigh_entry *e,
 		__atomic_store_n(&e->word, (uint64_t)ERNIC_NEIGH_INCOMPLETE << 48,
 				 __ATOMIC_RELEASE);
 	}
-	if (e->probes == 0 || now - e->use_tsc >= hz * KN_USE_MS / 1000) {
+	if (e->probes == 0 ||
+	    ernic_tsc_since(now, e->use_tsc) >= hz * KN_USE_MS / 1000) {
 		if (e->probes >= KN_USES) {
 			__atomic_store_n(&e->word,
 					 (uint64_t)ERNIC_NEIGH_FAILED << 48,
@@ -417,7 +418,7 @@ ernic_kneigh_resolve(struct ernic_port *p, struct ernic_neigh_entry *e,
 		e->use_tsc = now;
 		kn_send(k, &e->ip, false);
 		e->ask_tsc = now;
-	} else if (now - e->ask_tsc >= hz * KN_ASK_MS / 1000) {
+	} else if (ernic_tsc_since(now, e->ask_tsc) >= hz * KN_ASK_MS / 1000) {
 		kn_send(k, &e->ip, false);
 		e->ask_tsc = now;
 	}

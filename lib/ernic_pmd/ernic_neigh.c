@@ -389,9 +389,10 @@ ernic_neigh_age(struct ernic_port *p, uint64_t now)
 		/* the kernel's entries: it confirms them (ernic_kneigh.c) */
 		if (e->kernel ||
 		    word_state(e->word) != ERNIC_NEIGH_REACHABLE ||
-		    now - e->confirmed_tsc < reachable)
+		    ernic_tsc_since(now, e->confirmed_tsc) < reachable)
 			continue;
-		if (e->probes != 0 && now - e->probe_tsc < retrans)
+		if (e->probes != 0 &&
+		    ernic_tsc_since(now, e->probe_tsc) < retrans)
 			continue;
 		if (e->probes >= ERNIC_NEIGH_PROBES) {
 			/* no answer: forget the MAC, resolve again on use */
@@ -624,7 +625,8 @@ rte_pmd_ernic_resolve(uint16_t port_id, const union roce_gid *gid,
 		word = __atomic_load_n(&e->word, __ATOMIC_ACQUIRE);
 		if (word_state(word) == ERNIC_NEIGH_REACHABLE &&
 		    (!e->kernel ||
-		     now - __atomic_load_n(&e->confirmed_tsc, __ATOMIC_RELAXED) <
+		     ernic_tsc_since(now, __atomic_load_n(&e->confirmed_tsc,
+						  __ATOMIC_RELAXED)) <
 		     rte_get_tsc_hz() * p->args.neigh_reachable)) {
 			word_mac(word, mac);
 			return 0;
@@ -650,7 +652,7 @@ rte_pmd_ernic_resolve(uint16_t port_id, const union roce_gid *gid,
 		break;
 	case ERNIC_NEIGH_INCOMPLETE:
 		ret = -EAGAIN;
-		if (now - e->probe_tsc < retrans)
+		if (ernic_tsc_since(now, e->probe_tsc) < retrans)
 			break;
 		if (e->probes >= ERNIC_NEIGH_PROBES) {
 			__atomic_store_n(&e->word,

@@ -259,6 +259,18 @@ struct ernic_worker {
 	uint64_t cnt[ERNIC_CNT_MAX];
 } __rte_cache_aligned;
 
+/**
+ * TSC cycles from @p then to @p now, 0 when @p then is the later one. A
+ * stamp taken with a fresh clock read (a neighbour learnt in this poll, a
+ * resolver on another thread) can be newer than a poll's @p now, and the
+ * plain difference would wrap to "a very long time ago".
+ */
+static inline uint64_t
+ernic_tsc_since(uint64_t now, uint64_t then)
+{
+	return now > then ? now - then : 0;
+}
+
 /** Neighbour entry state. */
 enum ernic_neigh_state {
 	ERNIC_NEIGH_NONE = 0,
