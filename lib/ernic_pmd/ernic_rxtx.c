@@ -151,18 +151,32 @@ qp_owner(struct ernic_port *p, uint32_t dqpn)
 	return NULL;
 }
 
+/* The port's first queue-0 RX or TX callback, NULL when none. */
+static inline void *
+mirror_cb(const struct ernic_port *p, bool rx)
+{
+#ifdef RTE_ETHDEV_RXTX_CALLBACKS
+	const struct rte_eth_fp_ops *fp = &rte_eth_fp_ops[p->port_id];
+
+	return __atomic_load_n(rx ? &fp->rxq.clbk[0] : &fp->txq.clbk[0],
+			       __ATOMIC_RELAXED);
+#else
+	RTE_SET_USED(p);
+	RTE_SET_USED(rx);
+	return NULL;
+#endif
+}
+
 void
 ernic_mirror(struct ernic_port *p, bool rx, struct rte_mbuf **pkts,
 	     uint16_t n)
 {
 #ifdef RTE_ETHDEV_RXTX_CALLBACKS
-	const struct rte_eth_fp_ops *fp = &rte_eth_fp_ops[p->port_id];
 	struct rte_mbuf *tmp[ERNIC_BURST];
 	void *cb;
 	uint16_t k;
 
-	cb = __atomic_load_n(rx ? &fp->rxq.clbk[0] : &fp->txq.clbk[0],
-			     __ATOMIC_RELAXED);
+	cb = mirror_cb(p, rx);
 	if (likely(cb == NULL))
 		return;
 	while (n > 0) {
@@ -238,6 +252,8 @@ ernic_rx_dispatch(struct ernic_worker *w, struct rte_mbuf **pkts,
 	struct ernic_worker *owner;
 	uint16_t i, nr = 0, na = 0;
 	uint32_t dqpn = UINT32_MAX;
+	/* a capture started during this burst sees the next one */
+	bool mirror = mirror_cb(p, true) != NULL;
 
 	w->cnt[ERNIC_CNT_RX_WIRE] += n;
 	for (i = 0; i < RTE_MIN(n, 2 * ERNIC_RX_PF); i++)
@@ -256,7 +272,8 @@ ernic_rx_dispatch(struct ernic_worker *w, struct rte_mbuf **pkts,
 		case ERNIC_CLASS_ROCE:
 			w->cnt[ERNIC_CNT_RX_ROCE]++;
 			/* before another worker may own (and free) it */
-			ernic_mirror(p, true, &m, 1);
+			if (unlikely(mirror))
+				ernic_mirror(p, true, &m, 1);
 			owner = p->nb_workers > 1 ? qp_owner(p, dqpn) : NULL;
 			if (owner == NULL || owner == w) {
 				roce[nr++] = m;
