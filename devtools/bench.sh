@@ -22,7 +22,8 @@
 #               the deterministic fake link (build/test/roce-cost), and over
 #               two net_ernic ports on net_ring (test/roce-cost-pmd), printed;
 #               built for x86-64-v3 in build-bench-cost (valgrind decodes
-#               no AVX-512, counts compare across hosts)
+#               no AVX-512, counts compare across hosts); 4 KB WRITE with
+#               1, 64, 1024 and 16384 QPs with simulated LL cache misses
 #
 # Output (BENCH_OUT, default build/bench): results.json (one object per
 # row: name, bytes, qps, lcores, gbps, mpps, lat_typical_us, lat_99_us,
@@ -489,14 +490,22 @@ step_cost() {
 		"pmd_write_4096:--op write --size 4096 --msgs 2000" \
 		"pmd_write_4096_zc:--op write --size 4096 --msgs 2000 --zero-copy" \
 		"pmd_write_64:--op write --size 64 --msgs 5000" \
-		"pmd_send_64:--op send --size 64 --msgs 5000"; do
+		"pmd_send_64:--op send --size 64 --msgs 5000" \
+		"pmd_write_4096_q1_cm1:--op write --size 4096 --msgs 16384 --qps 1 --cq-mod 1" \
+		"pmd_write_4096_q64:--op write --size 4096 --msgs 16384 --qps 64" \
+		"pmd_write_4096_q1024:--op write --size 4096 --msgs 16384 --qps 1024" \
+		"pmd_write_4096_q16384:--op write --size 4096 --msgs 16384 --qps 16384"; do
 		name=${spec%%:*}
 		args=${spec#*:}
 		# pmd_*: the whole net_ernic datapath over net_ring (roce-cost-pmd)
-		local prog=roce-cost
+		local prog=roce-cost cache=no
 		case $name in pmd_*) prog=roce-cost-pmd ;; esac
+		# QP scaling (every WR signaled): also callgrind's simulated
+		# last-level cache misses, the part that grows with the QPs
+		case $name in *_q[0-9]*) cache=yes ;; esac
 		# shellcheck disable=SC2086
 		if ! valgrind --tool=callgrind --collect-atstart=no \
+			--cache-sim=$cache \
 			--callgrind-out-file="$logs/cost-$name.callgrind" \
 			"$cost_dir/test/$prog" $args --warmup 200 \
 			>"$logs/cost-$name.json" 2>"$logs/cost-$name.log"; then
@@ -504,22 +513,32 @@ step_cost() {
 			failed=1
 			continue
 		fi
-		ir=$(sed -n 's/.*Collected : \([0-9]*\).*/\1/p' "$logs/cost-$name.log")
+		# Collected: Ir, and with the cache simulation Dr Dw I1mr D1mr
+		# D1mw ILmr DLmr DLmw after it
+		collected=$(sed -n 's/.*Collected : \([0-9 ]*\).*/\1/p' "$logs/cost-$name.log")
 		callgrind_annotate "$logs/cost-$name.callgrind" 2>/dev/null |
 			grep -E '^ *[0-9,]+ \(' | head -25 >"$logs/cost-$name.top" || true
-		python3 - "$logs/cost-$name.json" "$raw" "$name" "$ir" <<'EOF'
+		python3 - "$logs/cost-$name.json" "$raw" "$name" "$collected" <<'EOF'
 import json, sys
 r = json.loads(open(sys.argv[1]).read().strip().splitlines()[-1])
-name, ir = sys.argv[3], int(sys.argv[4])
+name, ev = sys.argv[3], [int(x) for x in sys.argv[4].split()]
+ir = ev[0]
 row = {'name': 'cost_' + name, 'step': 'cost', 'bytes': r['bytes'],
        'qps': r['qps'], 'lcores': 1, 'instructions': ir,
        'msgs': r['msgs'], 'pkts': r['pkts'], 'data_pkts': r['data_pkts'],
        'instr_per_msg': ir / r['msgs'], 'instr_per_pkt': ir / r['pkts'],
        'instr_per_data_pkt': ir / r['data_pkts'],
-       'zero_copy': r['zero_copy'], 'post_list': r['post_list']}
-print('   %-16s %8.0f instructions/message  %7.0f /data packet  %7.0f /packet (ACKs included)'
+       'zero_copy': r['zero_copy'], 'post_list': r['post_list'],
+       'cq_mod': r.get('cq_mod')}
+ll = ''
+if len(ev) >= 9:
+    row['ll_read_miss_per_msg'] = ev[7] / r['msgs']
+    row['ll_write_miss_per_msg'] = ev[8] / r['msgs']
+    ll = '  LL misses %.1f read + %.1f write /message' % (
+        row['ll_read_miss_per_msg'], row['ll_write_miss_per_msg'])
+print('   %-16s %8.0f instructions/message  %7.0f /data packet  %7.0f /packet (ACKs included)%s'
       % (name, row['instr_per_msg'], row['instr_per_data_pkt'],
-         row['instr_per_pkt']))
+         row['instr_per_pkt'], ll))
 with open(sys.argv[2], 'a') as f:
     f.write(json.dumps(row) + '\n')
 EOF
@@ -624,13 +643,15 @@ for r in rows:
     md.append('| ' + ' | '.join(cells) + ' |')
 cost = [r for r in rows if r.get('step') == 'cost']
 if cost:
-    md += ['', '## CPU cost (callgrind, both ends, fake link)', '',
-           '| run | bytes | post list | zero-copy | instr/message | instr/data packet | instr/packet |',
-           '|---|---|---|---|---|---|---|']
+    md += ['', '## CPU cost (callgrind, both ends; cost_pmd_* over net_ring, the others over the fake link)', '',
+           '| run | bytes | QPs | post list | zero-copy | instr/message | instr/data packet | instr/packet | LL misses/message (read + write, simulated) |',
+           '|---|---|---|---|---|---|---|---|---|']
     for r in cost:
-        md.append('| %s | %d | %d | %s | %.0f | %.0f | %.0f |' % (
-            r['name'], r['bytes'], r['post_list'], r['zero_copy'],
-            r['instr_per_msg'], r['instr_per_data_pkt'], r['instr_per_pkt']))
+        ll = r.get('ll_read_miss_per_msg')
+        md.append('| %s | %d | %d | %d | %s | %.0f | %.0f | %.0f | %s |' % (
+            r['name'], r['bytes'], r['qps'], r['post_list'], r['zero_copy'],
+            r['instr_per_msg'], r['instr_per_data_pkt'], r['instr_per_pkt'],
+            '-' if ll is None else '%.1f + %.1f' % (ll, r['ll_write_miss_per_msg'])))
 with open(os.path.join(out, 'results.md'), 'w') as f:
     f.write('\n'.join(md) + '\n')
 # plot data: bytes, then one column per series

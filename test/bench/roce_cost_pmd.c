@@ -4,10 +4,14 @@
  * message, as roce-cost (roce_cost.c) gives it for the libroce engines over
  * the fake link. Two net_ernic ports (one worker each) on a net_ring pair
  * (test_ring_link(): pointer passing, the link of ernic-testpmd
- * --loopback, pmtu 4096 as its pair), one RC QP a side connected with
- * static addresses (no neighbour resolution: it runs on wall-clock timers
- * that valgrind makes far too slow), and one thread that posts RC WRITEs
- * or SENDs (one signaled every --cq-mod, at most 128 outstanding), runs
+ * --loopback, pmtu 4096 as its pair), --qps RC QPs a side (1 by default)
+ * connected with static addresses (no neighbour resolution: it runs on
+ * wall-clock timers that valgrind makes far too slow), and one thread that
+ * posts RC WRITEs or SENDs (one signaled every --cq-mod, at most 128
+ * outstanding: the ring link holds 4096 frames; with several QPs, WRITEs
+ * only, every one signaled, round robin, at most 8 a QP, each QP into its
+ * own 4 KiB-aligned slot; --qps 1 --cq-mod 1 is the 1-QP figure to set
+ * beside them), runs
  * rte_pmd_ernic_poll() on both ports and polls the CQs. So the count
  * covers what a worker lcore runs per iteration: rte_eth_rx_burst on the
  * ring, classification, the engines, the TX batch through
@@ -36,6 +40,8 @@
 #include "test_pmd_pair.h"
 
 #define PC_DEPTH 128
+#define PC_DEPTH_MANY 8		/* a QP's outstanding WRs with --qps > 1 */
+#define PC_MAX_QPS 16384
 #define PC_MAX_ITERS 100000000L
 
 struct pc_opts {
@@ -44,6 +50,8 @@ struct pc_opts {
 	uint32_t msgs;
 	uint32_t warmup;
 	uint32_t cq_mod;
+	uint32_t qps;
+	uint32_t depth;		/* outstanding WRs a QP */
 	bool zero_copy;
 };
 
@@ -51,15 +59,19 @@ struct pc_side {
 	uint16_t port;
 	struct roce_pd *pd;
 	struct roce_cq *cq;
-	struct roce_qp *qp;
+	struct roce_qp **qp;	/* opts.qps of them */
 	struct roce_mr *mr;
-	uint8_t *buf;
+	uint8_t *buf;		/* opts.qps slots of slot bytes */
 	uint8_t mac[6];
 };
 
 struct pc_env {
 	struct pc_opts o;
 	struct pc_side s[2];
+	uint64_t slot;		/* bytes a QP's buffer, 4 KiB-aligned */
+	uint64_t *qposted;	/* a QP's WRs posted, completed */
+	uint64_t *qdone;
+	uint32_t next;		/* the QP a round of posts starts with */
 	uint64_t posted, completed, recv_done;
 	uint64_t errors;
 };
@@ -67,7 +79,7 @@ struct pc_env {
 static void
 usage(const char *prog)
 {
-	fprintf(stderr, "usage: %s [--op write|send] [--size N] [--msgs N] [--warmup N] [--cq-mod N] [--zero-copy]\n",
+	fprintf(stderr, "usage: %s [--op write|send] [--size N] [--msgs N] [--warmup N] [--cq-mod N] [--qps N (WRITE; msgs and warmup rounded up to multiples)] [--zero-copy]\n",
 		prog);
 }
 
@@ -80,6 +92,7 @@ parse_opts(int argc, char **argv, struct pc_opts *o)
 		{ "msgs", required_argument, NULL, 'n' },
 		{ "warmup", required_argument, NULL, 'w' },
 		{ "cq-mod", required_argument, NULL, 'c' },
+		{ "qps", required_argument, NULL, 'q' },
 		{ "zero-copy", no_argument, NULL, 'z' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -92,6 +105,7 @@ parse_opts(int argc, char **argv, struct pc_opts *o)
 	o->msgs = 2000;
 	o->warmup = 200;
 	o->cq_mod = 64;
+	o->qps = 1;
 	o->zero_copy = false;
 	while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
 		if (c == 'z') {
@@ -123,10 +137,24 @@ parse_opts(int argc, char **argv, struct pc_opts *o)
 		case 'c':
 			o->cq_mod = (uint32_t)v;
 			break;
+		case 'q':
+			o->qps = (uint32_t)v;
+			break;
 		}
 	}
-	if (o->size > 65536 || o->cq_mod > PC_DEPTH)
+	if (o->size > 65536 || o->cq_mod > PC_DEPTH || o->qps > PC_MAX_QPS ||
+	    (o->qps > 1 && o->send))
 		goto bad;
+	o->depth = o->qps == 1 ? PC_DEPTH : PC_DEPTH_MANY;
+	/*
+	 * With several QPs every WR is signaled: unsignaled WRs of many QPs
+	 * could fill the 128 outstanding with none able to complete.
+	 */
+	if (o->qps > 1)
+		o->cq_mod = 1;
+	/* every QP posts the same number of WRs in each phase */
+	o->msgs = RTE_ALIGN_CEIL(o->msgs, o->qps);
+	o->warmup = RTE_ALIGN_CEIL(o->warmup, o->qps);
 	return 0;
 bad:
 	usage(argv[0]);
@@ -138,11 +166,12 @@ bad:
  * needs (the device's minimum MTU), as ernic-testpmd's port set-up does.
  */
 static int
-side_create(struct pc_side *s)
+side_create(struct pc_side *s, const struct pc_opts *o)
 {
 	struct rte_eth_dev_info info;
 	struct roce_qp_init_attr ia;
 	struct rte_eth_conf conf;
+	uint32_t q;
 
 	memset(&conf, 0, sizeof(conf));
 	if (rte_eth_dev_info_get(s->port, &info) != 0)
@@ -157,49 +186,63 @@ side_create(struct pc_side *s)
 	s->pd = roce_alloc_pd(rte_pmd_ernic_get_device(s->port));
 	if (s->pd == NULL)
 		return -1;
-	s->cq = roce_create_cq(rte_pmd_ernic_pick_worker(s->port), 4096);
-	if (s->cq == NULL)
+	s->cq = roce_create_cq(rte_pmd_ernic_pick_worker(s->port),
+			       RTE_MAX(4096u, o->qps * o->depth));
+	s->qp = calloc(o->qps, sizeof(*s->qp));
+	if (s->cq == NULL || s->qp == NULL)
 		return -1;
 	memset(&ia, 0, sizeof(ia));
 	ia.qp_type = ROCE_QPT_RC;
 	ia.send_cq = s->cq;
 	ia.recv_cq = s->cq;
-	ia.cap.max_send_wr = PC_DEPTH;
-	ia.cap.max_recv_wr = PC_DEPTH;
+	ia.cap.max_send_wr = o->depth;
+	ia.cap.max_recv_wr = o->depth;
 	ia.cap.max_send_sge = 1;
 	ia.cap.max_recv_sge = 1;
-	s->qp = roce_create_qp(s->pd, &ia);
-	return s->qp != NULL ? 0 : -1;
+	for (q = 0; q < o->qps; q++) {
+		s->qp[q] = roce_create_qp(s->pd, &ia);
+		if (s->qp[q] == NULL)
+			return -1;
+	}
+	return 0;
 }
 
 static int
 env_create(struct pc_env *e)
 {
-	char args[160], name[32];
+	char args[192], name[32];
 	struct rte_ether_addr m;
+	uint64_t bytes;
+	uint32_t q;
 	int i;
 
-	if (test_ring_link("pcA", "pcB") != 0)
+	e->slot = RTE_ALIGN_CEIL((uint64_t)e->o.size, 4096);
+	bytes = e->slot * e->o.qps;
+	e->qposted = calloc(e->o.qps, sizeof(*e->qposted));
+	e->qdone = calloc(e->o.qps, sizeof(*e->qdone));
+	if (e->qposted == NULL || e->qdone == NULL ||
+	    test_ring_link("pcA", "pcB") != 0)
 		return -1;
 	for (i = 0; i < 2; i++) {
 		struct pc_side *s = &e->s[i];
 
 		snprintf(name, sizeof(name), "net_ernic%d", i);
 		snprintf(args, sizeof(args),
-			 "port=net_ring_pc%c,ip=198.18.0.%d,mac=02:00:00:00:00:0%d,pmtu=4096,zero_copy=%d",
-			 'A' + i, i + 1, i + 1, e->o.zero_copy ? 1 : 0);
+			 "port=net_ring_pc%c,ip=198.18.0.%d,mac=02:00:00:00:00:0%d,pmtu=4096,zero_copy=%d,max_qps=%u",
+			 'A' + i, i + 1, i + 1, e->o.zero_copy ? 1 : 0,
+			 RTE_MAX(1024u, rte_align32pow2(e->o.qps + 2)));
 		if (rte_vdev_init(name, args) != 0 ||
 		    rte_eth_dev_get_port_by_name(name, &s->port) != 0 ||
 		    rte_eth_macaddr_get(s->port, &m) != 0)
 			return -1;
 		memcpy(s->mac, m.addr_bytes, 6);
-		if (side_create(s) != 0)
+		if (side_create(s, &e->o) != 0)
 			return -1;
-		s->buf = aligned_alloc(4096, 65536);
+		s->buf = aligned_alloc(4096, bytes);
 		if (s->buf == NULL)
 			return -1;
-		memset(s->buf, i == 0 ? 0x5a : 0, 65536);
-		s->mr = roce_reg_mr(s->pd, s->buf, 65536,
+		memset(s->buf, i == 0 ? 0x5a : 0, bytes);
+		s->mr = roce_reg_mr(s->pd, s->buf, bytes,
 				    ROCE_ACCESS_LOCAL_WRITE |
 				    ROCE_ACCESS_REMOTE_WRITE);
 		if (s->mr == NULL)
@@ -207,17 +250,19 @@ env_create(struct pc_env *e)
 	}
 	/* ACK timeout 20 (4.3 s): valgrind is slow, no spurious retries */
 	for (i = 0; i < 2; i++)
-		if (test_rc_connect(e->s[i].qp, e->s[i ^ 1].port,
-				    e->s[i ^ 1].mac,
-				    roce_qp_num(e->s[i ^ 1].qp),
-				    ROCE_MTU_4096, 20) != 0)
-			return -1;
+		for (q = 0; q < e->o.qps; q++)
+			if (test_rc_connect(e->s[i].qp[q], e->s[i ^ 1].port,
+					    e->s[i ^ 1].mac,
+					    roce_qp_num(e->s[i ^ 1].qp[q]),
+					    ROCE_MTU_4096, 20) != 0)
+				return -1;
 	return 0;
 }
 
 static void
 env_destroy(struct pc_env *e)
 {
+	uint32_t q;
 	int i;
 
 	for (i = 0; i < 2; i++) {
@@ -225,10 +270,18 @@ env_destroy(struct pc_env *e)
 
 		if (s->mr != NULL && roce_dereg_mr(s->mr) != 0)
 			s->buf = NULL;	/* frames may still read it */
+		/* QP 0 goes with the CQ, PD and port */
+		for (q = 1; s->qp != NULL && q < e->o.qps; q++)
+			if (s->qp[q] != NULL)
+				roce_destroy_qp(s->qp[q]);
 		if (s->qp != NULL || s->cq != NULL || s->pd != NULL)
-			test_rc_end_destroy(s->port, s->pd, s->cq, s->qp);
+			test_rc_end_destroy(s->port, s->pd, s->cq,
+					    s->qp != NULL ? s->qp[0] : NULL);
+		free(s->qp);
 		free(s->buf);
 	}
+	free(e->qposted);
+	free(e->qdone);
 }
 
 static int
@@ -241,34 +294,76 @@ post_recv(struct pc_env *e)
 	};
 	struct roce_recv_wr wr = { .wr_id = 0, .sg_list = &sge, .num_sge = 1 };
 
-	return roce_post_recv(s->qp, &wr, 1, NULL);
+	return roce_post_recv(s->qp[0], &wr, 1, NULL);
 }
 
+/* Post QP @p q's next WRITE/SEND: 1 posted, 0 none due, -1 error. */
+static inline int
+post_one(struct pc_env *e, uint32_t q, uint64_t per_qp)
+{
+	struct pc_side *s = &e->s[0];
+	uint64_t n = e->qposted[q];
+	struct roce_send_wr wr;
+	struct roce_sge sge;
+
+	if (n >= per_qp || n - e->qdone[q] >= e->o.depth)
+		return 0;
+	sge.addr = (uintptr_t)s->buf + q * e->slot;
+	sge.length = e->o.size;
+	sge.lkey = roce_mr_lkey(s->mr);
+	memset(&wr, 0, sizeof(wr));
+	wr.wr_id = (uint64_t)q << 32 | n;	/* QP, its count */
+	wr.opcode = e->o.send ? ROCE_WR_SEND : ROCE_WR_RDMA_WRITE;
+	wr.sg_list = &sge;
+	wr.num_sge = 1;
+	/* the last one of every cq_mod, and the QP's last of the phase */
+	if ((n + 1) % e->o.cq_mod == 0 || n + 1 == per_qp)
+		wr.send_flags = ROCE_SEND_SIGNALED;
+	wr.rdma.remote_addr = (uintptr_t)e->s[1].buf + q * e->slot;
+	wr.rdma.rkey = roce_mr_rkey(e->s[1].mr);
+	if (roce_post_send(s->qp[q], &wr, 1, NULL) != 0)
+		return -1;
+	e->qposted[q] = n + 1;
+	e->posted++;
+	return 1;
+}
+
+/*
+ * Post in rounds over the QPs, one WR a QP a round, until each QP has
+ * posted its share of @p upto (a phase's total over the QPs) or has
+ * o.depth outstanding, or PC_DEPTH are outstanding in all. The next call
+ * starts where this one stopped.
+ */
 static int
 post_sends(struct pc_env *e, uint64_t upto)
 {
-	struct pc_side *s = &e->s[0];
-	struct roce_sge sge;
-	struct roce_send_wr wr;
+	uint64_t per_qp;
+	uint32_t k, q = e->next;
+	int posted, r;
 
-	while (e->posted < upto && e->posted - e->completed < PC_DEPTH) {
-		sge.addr = (uintptr_t)s->buf;
-		sge.length = e->o.size;
-		sge.lkey = roce_mr_lkey(s->mr);
-		memset(&wr, 0, sizeof(wr));
-		wr.wr_id = e->posted;
-		wr.opcode = e->o.send ? ROCE_WR_SEND : ROCE_WR_RDMA_WRITE;
-		wr.sg_list = &sge;
-		wr.num_sge = 1;
-		/* the last one of every cq_mod, and the run's last */
-		if ((e->posted + 1) % e->o.cq_mod == 0 || e->posted + 1 == upto)
-			wr.send_flags = ROCE_SEND_SIGNALED;
-		wr.rdma.remote_addr = (uintptr_t)e->s[1].buf;
-		wr.rdma.rkey = roce_mr_rkey(e->s[1].mr);
-		if (roce_post_send(s->qp, &wr, 1, NULL) != 0)
-			return -1;
-		e->posted++;
+	if (e->o.qps == 1) {	/* the loop the 1-QP counts were taken with */
+		while (e->posted - e->completed < PC_DEPTH) {
+			r = post_one(e, 0, upto);
+			if (r <= 0)
+				return r;
+		}
+		return 0;
 	}
+	per_qp = upto / e->o.qps;
+	while (e->posted - e->completed < PC_DEPTH) {
+		posted = 0;
+		for (k = 0; k < e->o.qps &&
+		     e->posted - e->completed < PC_DEPTH; k++) {
+			r = post_one(e, q, per_qp);
+			if (r < 0)
+				return -1;
+			posted += r;
+			q = q + 1 == e->o.qps ? 0 : q + 1;
+		}
+		if (posted == 0)
+			break;
+	}
+	e->next = q;
 	return 0;
 }
 
@@ -276,6 +371,7 @@ static int
 run_to(struct pc_env *e, uint64_t total)
 {
 	struct roce_wc wc[64];
+	uint64_t q, n_done;
 	long it;
 	int n, j;
 
@@ -286,11 +382,16 @@ run_to(struct pc_env *e, uint64_t total)
 		rte_pmd_ernic_poll(e->s[1].port);
 		n = roce_poll_cq(e->s[0].cq, wc, (int)RTE_DIM(wc));
 		for (j = 0; j < n; j++) {
-			if (wc[j].status != ROCE_WC_SUCCESS) {
+			q = wc[j].wr_id >> 32;
+			n_done = (wc[j].wr_id & UINT32_MAX) + 1;
+			if (wc[j].status != ROCE_WC_SUCCESS || q >= e->o.qps ||
+			    n_done <= e->qdone[q]) {
 				e->errors++;
 				return -1;
 			}
-			e->completed = wc[j].wr_id + 1;
+			/* a signaled WR completes the unsignaled before it */
+			e->completed += n_done - e->qdone[q];
+			e->qdone[q] = n_done;
 		}
 		if (!e->o.send)
 			continue;
@@ -321,12 +422,15 @@ main(int argc, char **argv)
 	static struct pc_env env;
 	struct pc_env *e = &env;
 	uint64_t total, p0, p1, t0, t1;
-	uint32_t i;
+	char mem[16], *eal[] = { argv[0], (char *)"-m", mem };
+	uint32_t i, q;
 	int ret = 1;
 
 	if (parse_opts(argc, argv, &e->o) != 0)
 		return 2;
-	if (test_eal_init(1, argv) != 0)
+	/* test_eal_init's 512 MB, more for the tables of many QPs */
+	snprintf(mem, sizeof(mem), "%u", e->o.qps > 1024 ? 3072 : 512);
+	if (test_eal_init((int)RTE_DIM(eal), eal) != 0)
 		return 1;
 	if (env_create(e) != 0) {
 		fprintf(stderr, "roce-cost-pmd: set-up failed\n");
@@ -350,15 +454,18 @@ main(int argc, char **argv)
 		goto fail;
 	}
 	ret = 1;
-	if (memcmp(e->s[0].buf, e->s[1].buf, e->o.size) != 0) {
-		fprintf(stderr, "roce-cost-pmd: data mismatch\n");
-		goto out;
-	}
-	printf("{\"op\": \"%s\", \"bytes\": %u, \"qps\": 1, \"post_list\": 1, "
+	for (q = 0; q < e->o.qps; q++)
+		if (memcmp(e->s[0].buf + q * e->slot, e->s[1].buf + q * e->slot,
+			   e->o.size) != 0) {
+			fprintf(stderr, "roce-cost-pmd: data mismatch (QP %u)\n",
+				q);
+			goto out;
+		}
+	printf("{\"op\": \"%s\", \"bytes\": %u, \"qps\": %u, \"post_list\": 1, "
 	       "\"cq_mod\": %u, \"mtu\": 4096, \"zero_copy\": %s, "
 	       "\"msgs\": %u, \"data_pkts\": %u, \"pkts\": %" PRIu64 ", "
 	       "\"valgrind\": %s, \"tsc_per_msg\": %.1f}\n",
-	       e->o.send ? "send" : "write", e->o.size, e->o.cq_mod,
+	       e->o.send ? "send" : "write", e->o.size, e->o.qps, e->o.cq_mod,
 	       e->o.zero_copy ? "true" : "false", e->o.msgs,
 	       e->o.msgs * ((e->o.size + 4095) / 4096), p1 - p0,
 	       RUNNING_ON_VALGRIND ? "true" : "false",
