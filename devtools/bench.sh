@@ -501,11 +501,15 @@ step_cost() {
 		local prog=roce-cost cache=no
 		case $name in pmd_*) prog=roce-cost-pmd ;; esac
 		# QP scaling (every WR signaled): also callgrind's simulated
-		# last-level cache misses, the part that grows with the QPs
-		case $name in *_q[0-9]*) cache=yes ;; esac
+		# last-level cache misses, the part that grows with the QPs. The
+		# last level is fixed at 32 MiB, 16-way (one CCX's L3 on the
+		# EPYCs here), not taken from CPUID: a VM may report the whole
+		# socket's (valgrind made it 256 MiB direct-mapped here)
+		local ll=
+		case $name in *_q[0-9]*) cache=yes ll=--LL=33554432,16,64 ;; esac
 		# shellcheck disable=SC2086
 		if ! valgrind --tool=callgrind --collect-atstart=no \
-			--cache-sim=$cache \
+			--cache-sim=$cache $ll \
 			--callgrind-out-file="$logs/cost-$name.callgrind" \
 			"$cost_dir/test/$prog" $args --warmup 200 \
 			>"$logs/cost-$name.json" 2>"$logs/cost-$name.log"; then
