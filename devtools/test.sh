@@ -22,9 +22,6 @@ rc=0
 meson test -C "$dir" --print-errorlogs --num-processes 2 "$@" >"$dir/test.log" 2>&1 || rc=$?
 # Per-test lines and the summary; the full log stays in $dir/meson-logs.
 grep -E '^ *[0-9]+/[0-9]+ ' "$dir/test.log" || true
-if [ $rc -ne 0 ]; then
-	sed -n '/^--- command ---/,$p' "$dir/test.log" | tail -150
-fi
 logs=("$dir/meson-logs/testlog.json")
 fuzz_log=
 if [ $# -eq 0 ] && [ "${SKIP_SAN:-0}" != 1 ]; then
@@ -55,9 +52,6 @@ if [ $# -eq 0 ] && [ "${SKIP_SAN:-0}" != 1 ]; then
 			logs+=("$san/meson-logs/san-interop.json")
 		fi
 		grep -E '^ *[0-9]+/[0-9]+ ' "$san/test.log" | sed 's/^/san /' || true
-		if [ $srk -ne 0 ]; then
-			sed -n '/^--- command ---/,$p' "$san/test.log" | tail -150
-		fi
 	fi
 	[ $srk -eq 0 ] || rc=$srk
 fi
@@ -68,11 +62,25 @@ if [ $# -eq 0 ] && [ "${SKIP_FUZZ:-0}" != 1 ] && command -v clang >/dev/null; th
 		>"$fuzz_log" 2>&1 || rc=1
 	cat "$fuzz_log"
 fi
+# The summary, last (CI shows the end of the output): each failed test's
+# command and the end of its output, then the counts.
 python3 - "$fuzz_log" "${logs[@]}" <<'PY'
-import json, sys
+import json, os, sys
 res = []
 for path in sys.argv[2:]:
+    if not os.path.exists(path):
+        print(f"test.sh: no test log {path}")
+        continue
     res += [json.loads(l) for l in open(path) if l.strip()]
+for r in res:
+    if r["result"] in ("OK", "EXPECTEDFAIL", "SKIP"):
+        continue
+    out = (r.get("stdout") or "") + (r.get("stderr") or "")
+    lines = out.splitlines()
+    print(f"=== {r['name']}: {r['result']} (exit {r.get('returncode')}, "
+          f"{r.get('duration', 0):.1f} s), the last {min(len(lines), 60)} "
+          f"of {len(lines)} output lines:")
+    print("\n".join(lines[-60:]))
 ok = sum(r["result"] in ("OK", "EXPECTEDFAIL") for r in res)
 skip = sum(r["result"] == "SKIP" for r in res)
 bad = len(res) - ok - skip
