@@ -655,7 +655,7 @@ roce_cc_cnp_rx(struct roce_worker *w, const struct roce_pkt *pkt,
 	    (qp->type != ROCE_QPT_RC && qp->type != ROCE_QPT_UC &&
 	     qp->type != ROCE_QPT_UD) ||
 	    (qp->type != ROCE_QPT_UD &&
-	     memcmp(pkt->sgid, qp->path.dgid, sizeof(pkt->sgid)) != 0)) {
+	     memcmp(pkt->sgid, qp->dgid, sizeof(pkt->sgid)) != 0)) {
 		w->cnt[ROCE_WCNT_RX_CNP_IGNORED]++;
 		return false;
 	}

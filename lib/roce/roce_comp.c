@@ -95,7 +95,7 @@ roce_ns_to_tsc(uint64_t ns)
 static uint64_t
 comp_timeout_tsc(const struct roce_qp *qp)
 {
-	uint8_t t = qp->attr.timeout & 0x1f;
+	uint8_t t = qp->timeout & 0x1f;
 
 	if (t == 0)
 		return 0;
@@ -176,7 +176,7 @@ comp_complete_head(struct roce_qp *qp, struct roce_send_wqe *wqe,
 	    req->rd_atomic_inflight > 0)
 		req->rd_atomic_inflight--;
 	if (err != ROCE_OK || (wqe->send_flags & ROCE_SEND_SIGNALED) ||
-	    qp->init.sq_sig_all) {
+	    qp->sig_all) {
 		struct roce_wc wc = {
 			.wr_id = wqe->wr_id,
 			.status = roce_err_to_wc_status(err),
@@ -206,14 +206,15 @@ static void
 comp_kick_req(struct roce_qp *qp)
 {
 	struct roce_req_state *req = &qp->req;
-	uint32_t max = RTE_MAX(qp->attr.max_rd_atomic, (uint8_t)1);
 	bool kick = false;
 
 	if (req->wait_fence && req->rd_atomic_inflight == 0) {
 		req->wait_fence = false;
 		kick = true;
 	}
-	if (req->wait_rd_atomic && req->rd_atomic_inflight < max) {
+	/* the attribute's line only when the requester waits on it */
+	if (req->wait_rd_atomic && req->rd_atomic_inflight <
+	    RTE_MAX(qp->attr.max_rd_atomic, (uint8_t)1)) {
 		req->wait_rd_atomic = false;
 		kick = true;
 	}
@@ -722,8 +723,8 @@ comp_update(struct comp_ctx *c)
 		uint64_t tmo = comp_timeout_tsc(qp);
 
 		roce_req_cwnd_ack(qp, roce_psn_offset(comp->psn, c->psn0));
-		comp->retry_left = qp->attr.retry_cnt;
-		comp->rnr_retry_left = qp->attr.rnr_retry;
+		comp->retry_left = qp->retry_cnt;
+		comp->rnr_retry_left = qp->rnr_retry;
 		comp->retry_pending = false;
 		if (roce_req_inflight(qp) > 0 && tmo != 0)
 			comp_timer_arm(qp, &comp->retrans, roce_sr_on(qp) ?

@@ -156,7 +156,7 @@ send_wr_copy(const struct roce_qp *qp, struct roce_send_wqe *wqe,
 	wqe->wr_id = wr->wr_id;
 	wqe->opcode = op;
 	wqe->send_flags = (uint8_t)wr->send_flags;
-	if (qp->init.sq_sig_all)
+	if (qp->sig_all)
 		wqe->send_flags |= ROCE_SEND_SIGNALED;
 	wqe->state = ROCE_WQE_POSTED;
 	wqe->length = (uint32_t)total;

@@ -367,6 +367,7 @@ roce_create_qp(struct roce_pd *pd, const struct roce_qp_init_attr *attr)
 	qp->rcq = attr->recv_cq;
 	qp->srq = attr->srq;
 	qp->init = *attr;
+	qp->sig_all = attr->sq_sig_all;
 	if (attr->srq != NULL) {
 		/* the RQ is the SRQ's: report no own receive capacity */
 		qp->init.cap.max_recv_wr = 0;

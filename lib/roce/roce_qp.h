@@ -9,6 +9,9 @@
  * thread that touches them.
  */
 
+#include <assert.h>
+#include <stddef.h>
+
 #include "roce_build.h"
 #include "roce_cc_priv.h"
 #include "roce_priv.h"
@@ -116,11 +119,21 @@ struct roce_resp_state {
 	uint32_t ooo_len[ROCE_SR_WINDOW];	/**< FIRST: DMA length, else payload */
 };
 
+/**
+ * Bytes of the prebuilt path headers: Ethernet, 802.1Q, IPv6, UDP (66),
+ * rounded up to 8.
+ */
+#define ROCE_QP_TMPL_MAX \
+	RTE_ALIGN_CEIL(ROCE_ETH_HLEN + ROCE_VLAN_HLEN + ROCE_IPV6_HLEN + \
+		       ROCE_UDP_HLEN, 8)
+
 /* ---- counters kept per QP (exported as xstats and telemetry) ---- */
 struct roce_qp_stats {
+	/* every message moves these: the first cache line */
 	uint64_t tx_pkts, tx_bytes, rx_pkts, rx_bytes;
+	uint64_t acks_rx, acks_tx;
 	uint64_t retrans_pkts, timeouts, rnr_naks_rx, rnr_naks_tx;
-	uint64_t naks_rx, naks_tx, acks_rx, acks_tx;
+	uint64_t naks_rx, naks_tx;
 	uint64_t dup_requests, out_of_seq, rx_drops;
 	uint64_t wr_flushed;		/**< WRs completed by roce_qp_flush() */
 	uint64_t flush_cqe_lost;	/**< flush completions lost to a full CQ */
@@ -163,6 +176,29 @@ struct roce_qp {
 	struct roce_cq *scq, *rcq;
 	struct roce_srq *srq;
 
+	/*
+	 * What every packet of an RC/UC QP reads of the path and the
+	 * attributes, two cache lines of their own: the prebuilt
+	 * Ethernet/IP/UDP headers (roce_build.h) and copies of fields that
+	 * qp->path, qp->attr and qp->init spread over nine lines. create_qp
+	 * (sig_all) and modify_qp (roce_qp_table.c, qp_hot_sync()) write
+	 * them with those; nothing else does.
+	 */
+	uint8_t hdr_tmpl[ROCE_QP_TMPL_MAX] __rte_cache_aligned;
+	uint16_t hdr_len;
+	uint16_t udp_sport;		/**< entropy for ECMP, fixed per QP */
+	uint16_t pkey;			/**< path.pkey */
+	uint8_t sr;			/**< RC with selective repeat (roce_sr_on()) */
+	uint8_t sig_all;		/**< init.sq_sig_all */
+	uint32_t dest_qpn;		/**< attr.dest_qp_num */
+	int access;			/**< attr.qp_access_flags */
+	uint8_t dgid[16];		/**< path.dgid: the peer, checked per packet */
+	uint8_t timeout;		/**< attr.timeout (local ACK timeout) */
+	uint8_t retry_cnt;		/**< attr.retry_cnt */
+	uint8_t rnr_retry;		/**< attr.rnr_retry */
+	/* per-QP counters, the per-message ones on their first line */
+	struct roce_qp_stats stats __rte_cache_aligned;
+
 	struct roce_wq sq;
 	struct roce_wq rq;		/**< unused when srq != NULL */
 
@@ -174,10 +210,6 @@ struct roce_qp {
 	/* attributes as set by modify_qp (query_qp returns them) */
 	struct roce_qp_attr attr;
 	struct roce_qp_init_attr init;
-	/** Prebuilt Ethernet/IP/UDP header of the path (RC/UC), see roce_build.h */
-	uint8_t hdr_tmpl[96];
-	uint16_t hdr_len;
-	uint16_t udp_sport;		/**< entropy for ECMP, fixed per QP */
 	/**
 	 * RC/UC path as builder fields (roce_qp_table.c sets it with the AV at
 	 * INIT->RTR or SQD->SQD/RTS): the requester copies it and sets opcode,
@@ -189,12 +221,19 @@ struct roce_qp {
 	bool flush_done;
 	/** Type 2 MWs bound to this QP, an upper bound (atomic; roce_mr.c) */
 	uint32_t mw_bound;
-	struct roce_qp_stats stats;
 	void *user;			/**< qp_context */
 	/* destroyed, waiting for its grace period (roce_qp.c, ctl_lock) */
 	struct roce_qp *limbo_next;
 	uint64_t retire_epoch;
 };
+
+/* the per-packet path block and the per-message counters: three lines */
+static_assert(offsetof(struct roce_qp, rnr_retry) + 1 <=
+	      offsetof(struct roce_qp, hdr_tmpl) + 2 * RTE_CACHE_LINE_SIZE,
+	      "the per-packet path fields fit two cache lines");
+static_assert(offsetof(struct roce_qp_stats, acks_tx) + sizeof(uint64_t) <=
+	      RTE_CACHE_LINE_SIZE,
+	      "the per-message counters fit the first line of the stats");
 
 /**
  * True when @p qp runs selective repeat (RC with the attribute set,
@@ -203,7 +242,7 @@ struct roce_qp {
 static inline bool
 roce_sr_on(const struct roce_qp *qp)
 {
-	return qp->type == ROCE_QPT_RC && qp->attr.selective_repeat != 0;
+	return qp->sr != 0;
 }
 
 /**

@@ -341,7 +341,8 @@ struct qp_modify {
 	/* path (valid when have_path) */
 	bool have_path;
 	struct roce_hdr_fields path;
-	uint8_t tmpl[sizeof(((struct roce_qp *)0)->hdr_tmpl)];
+	/* the headers of an empty SEND ONLY: the path's, then the BTH */
+	uint8_t tmpl[ROCE_QP_TMPL_MAX + ROCE_BTH_LEN];
 	uint16_t tmpl_len;
 	/* responder resources: new array in, replaced array out (freed by caller) */
 	struct roce_resp_res *res;
@@ -399,6 +400,8 @@ qp_path_build(struct qp_modify *m)
 	if (len < 0)
 		return -EINVAL;
 	m->tmpl_len = (uint16_t)(len - (int)sizeof(struct roce_bth));
+	if (m->tmpl_len > sizeof(qp->hdr_tmpl))
+		return -EINVAL;
 	m->have_path = true;
 	return 0;
 }
@@ -479,6 +482,23 @@ qp_timers_cancel(struct roce_qp *qp)
 	roce_timer_cancel(ts, &qp->comp.rnr);
 }
 
+/*
+ * The per-packet copies of qp->path and qp->attr (roce_qp.h), after every
+ * change of either.
+ */
+static void
+qp_hot_sync(struct roce_qp *qp)
+{
+	qp->pkey = qp->path.pkey;
+	memcpy(qp->dgid, qp->path.dgid, sizeof(qp->dgid));
+	qp->dest_qpn = qp->attr.dest_qp_num;
+	qp->access = qp->attr.qp_access_flags;
+	qp->sr = qp->type == ROCE_QPT_RC && qp->attr.selective_repeat != 0;
+	qp->timeout = qp->attr.timeout;
+	qp->retry_cnt = qp->attr.retry_cnt;
+	qp->rnr_retry = qp->attr.rnr_retry;
+}
+
 /* Any state -> RESET (worker). */
 static void
 qp_to_reset(struct roce_qp *qp)
@@ -498,6 +518,7 @@ qp_to_reset(struct roce_qp *qp)
 	qp->flush_done = false;
 	qp->hdr_len = 0;
 	memset(&qp->path, 0, sizeof(qp->path));
+	qp_hot_sync(qp);
 	qp->mtu = 0;	/* UD: roce_qp_mtu() default (roce_engine.h) */
 }
 
@@ -628,6 +649,7 @@ qp_modify_exec(void *arg)
 		qp->hdr_len = m->tmpl_len;
 		qp->udp_sport = m->path.udp_sport;
 	}
+	qp_hot_sync(qp);
 	if (m->res_cap != 0 || (mask & ROCE_QP_MAX_DEST_RD_ATOMIC))
 		qp_resp_res_swap(qp, m);
 

@@ -637,8 +637,8 @@ req_fill_fields(struct req_ctx *c)
 		f->fecn = false;
 		f->becn = false;
 		f->ackreq = false;
-		f->pkey = qp->path.pkey;
-		f->dqpn = qp->attr.dest_qp_num;
+		f->pkey = qp->pkey;
+		f->dqpn = qp->dest_qpn;
 	} else {
 		*f = qp->path;	/* set with the AV by modify_qp */
 		f->dqpn = qp->attr.dest_qp_num;

@@ -248,12 +248,27 @@ nomem:
 	return -ENOMEM;
 }
 
-/* Fields of a response of @p opcode at @p psn, from the QP path. */
+/*
+ * Fields of a response of @p opcode at @p psn. With the path's prebuilt
+ * headers (RC after RTR) the builder reads only the BTH and extension
+ * fields (roce_build_mbuf_tmpl()): those are set from the QP's per-packet
+ * copies and qp->path, three cache lines, stays untouched.
+ */
 static inline void
 resp_fields(const struct roce_qp *qp, struct roce_hdr_fields *f,
 	    uint8_t opcode, uint32_t psn, uint8_t syndrome, uint32_t msn)
 {
-	*f = qp->path;
+	if (likely(qp->hdr_len != 0)) {
+		f->mig = false;
+		f->fecn = false;
+		f->becn = false;
+		f->pkey = qp->pkey;
+		f->dqpn = qp->dest_qpn;
+		f->srx = NULL;
+		f->orig = 0;
+	} else {
+		*f = qp->path;
+	}
 	f->opcode = opcode;
 	f->psn = roce_psn_mask(psn);
 	f->ackreq = false;
@@ -638,7 +653,7 @@ step_check_op(struct resp_ctx *c)
 		need = ROCE_ACCESS_REMOTE_READ;
 	else if (c->flags & ROCE_OPF_ATOMIC)
 		need = ROCE_ACCESS_REMOTE_ATOMIC;
-	if (need != 0 && !(qp->attr.qp_access_flags & need)) {
+	if (need != 0 && !(qp->access & need)) {
 		c->err = ROCE_ERR_LOC_ACCESS;
 		c->cnt = ROCE_WCNT_RESP_REM_ACCESS;
 		return RESP_ERROR;

@@ -266,7 +266,7 @@ roce_sr_resp_ooo(struct roce_qp *qp, const struct roce_pkt *pkt,
 	 */
 	if (!(flags & ROCE_OPF_WRITE) || (flags & ROCE_OPF_RWR) ||
 	    roce_sr_pkt_srx(pkt) == NULL ||
-	    !(qp->attr.qp_access_flags & ROCE_ACCESS_REMOTE_WRITE) ||
+	    !(qp->access & ROCE_ACCESS_REMOTE_WRITE) ||
 	    !sr_ooo_shape_ok(qp, pkt))
 		goto drop;
 	/* a key that fails is reported when the packet comes in order */

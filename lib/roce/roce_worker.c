@@ -501,7 +501,7 @@ pkey_matches(uint16_t pkt_pkey, uint16_t qp_pkey)
 static inline bool
 src_matches(const struct roce_pkt *pkt, const struct roce_qp *qp)
 {
-	return memcmp(pkt->sgid, qp->path.dgid, sizeof(pkt->sgid)) == 0;
+	return memcmp(pkt->sgid, qp->dgid, sizeof(pkt->sgid)) == 0;
 }
 
 /* One frame; returns 1 when a QP engine took it. */
