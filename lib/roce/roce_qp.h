@@ -179,8 +179,9 @@ struct roce_qp {
 	/*
 	 * What every packet of an RC/UC QP reads of the path and the
 	 * attributes, two cache lines of their own: the prebuilt
-	 * Ethernet/IP/UDP headers (roce_build.h) and copies of fields that
-	 * qp->path, qp->attr and qp->init spread over nine lines. create_qp
+	 * Ethernet/IP/UDP headers (roce_build.h) and copies of the fields
+	 * of qp->path, qp->attr and qp->init that packets read, which lie
+	 * on six lines there. create_qp
 	 * (sig_all) and modify_qp (roce_qp_table.c, qp_hot_sync()) write
 	 * them with those; nothing else does.
 	 */

@@ -251,8 +251,8 @@ nomem:
 /*
  * Fields of a response of @p opcode at @p psn. With the path's prebuilt
  * headers (RC after RTR) the builder reads only the BTH and extension
- * fields (roce_build_mbuf_tmpl()): those are set from the QP's per-packet
- * copies and qp->path, three cache lines, stays untouched.
+ * fields (roce_build_mbuf_tmpl()): those come from the QP's per-packet
+ * copies, and qp->path (three cache lines) is not read.
  */
 static inline void
 resp_fields(const struct roce_qp *qp, struct roce_hdr_fields *f,
