@@ -63,7 +63,7 @@ if [ $# -eq 0 ] && [ "${SKIP_FUZZ:-0}" != 1 ] && command -v clang >/dev/null; th
 	cat "$fuzz_log"
 fi
 # The summary, last (CI shows the end of the output): each failed test's
-# command and the end of its output, then the counts.
+# name, result and the end of its output, then the counts.
 python3 - "$fuzz_log" "${logs[@]}" <<'PY'
 import json, os, sys
 res = []

@@ -62,11 +62,11 @@ done
 preload="${preload# }${preload:+ }$so"
 [ "$preload" = "$so" ] || echo "note: preloading $preload"
 supp=$(cd "$(dirname "$0")" && pwd)/lsan-dumpcap.supp
-dumpcap() {
-	LD_PRELOAD=$preload \
-	LSAN_OPTIONS="${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$supp" \
-		timeout 30 dpdk-dumpcap --file-prefix "$prefix" "$@"
-}
+# dpdk-dumpcap as a secondary of the primary: env execs timeout, which
+# forwards SIGINT, so "${dumpcap[@]} ... &" leaves in $! the process to stop
+dumpcap=(env LD_PRELOAD="$preload"
+	LSAN_OPTIONS="${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$supp"
+	timeout 90 dpdk-dumpcap --file-prefix "$prefix")
 
 # wait_for FILE PATTERN SECONDS: until FILE holds a line matching PATTERN
 wait_for() {
@@ -95,7 +95,8 @@ exec 3>"$work/cmd"
 
 # the primary is up once a secondary can list its ports
 for _ in $(seq 1 50); do
-	dumpcap -D >"$work/list.txt" 2>&1 && grep -q net_ernic_lb0 "$work/list.txt" && break
+	"${dumpcap[@]}" -D >"$work/list.txt" 2>&1 &&
+		grep -q net_ernic_lb0 "$work/list.txt" && break
 	sleep 0.2
 done
 if grep -q '^[0-9]*\. net_ernic_lb0$' "$work/list.txt" &&
@@ -108,13 +109,9 @@ fi
 grep -q 'net_ring_lb_ring0' "$work/list.txt" &&
 	fail "the owned underlying port is listed"
 
-# capture NAME FILE: classic pcap, whole frames, until SIGINT. Started
-# without the shell function so that $! is the process the signal stops.
+# the captures: classic pcap, whole frames, until SIGINT
 for spec in net_ernic_lb0:ernic net_ring_lb_ring0:under; do
-	LD_PRELOAD=$preload \
-	LSAN_OPTIONS="${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$supp" \
-		timeout 90 dpdk-dumpcap --file-prefix "$prefix" \
-		-i "${spec%%:*}" -P -w "$work/${spec#*:}.pcap" \
+	"${dumpcap[@]}" -i "${spec%%:*}" -P -w "$work/${spec#*:}.pcap" \
 		>"$work/dumpcap-${spec#*:}.log" 2>&1 &
 	cap_pids+=($!)
 done
