@@ -5,7 +5,8 @@
  *
  * RX, per frame read from the underlying port by a worker:
  *   RoCEv2 (UDP dport 4791 to a local address) -> the worker that owns the
- *     destination QP (roce_worker_rx, or that worker's handoff ring);
+ *     destination QP (roce_worker_rx_parsed with the view roce_parse()
+ *     made to classify it, or that worker's handoff ring);
  *   ARP for our IPv4, NS/NA for our IPv6 addresses -> worker 0's neighbour
  *     code;
  *   everything else -> app_ring, drained by the port's rx_burst, and a
@@ -27,6 +28,7 @@
 
 #include "ernic_priv.h"
 #include "roce_hdr.h"
+#include "roce_parse.h"
 #include "roce_qp.h"
 
 /* Bytes the classifier looks at: Ethernet, VLAN, IPv6, ICMPv6 NS target. */
@@ -37,6 +39,14 @@ static inline bool
 ip6_is_ours(const struct ernic_port *p, const uint8_t *a)
 {
 	return ernic_is_local_ip6(p, a);
+}
+
+/* Our frames: tagged with vlan= or, without it, untagged/priority. */
+static inline bool
+vlan_is_ours(const struct ernic_port *p, bool tagged, uint16_t vid)
+{
+	return p->args.has_vlan ? tagged && vid == p->args.vlan :
+				  !tagged || vid == 0;
 }
 
 enum ernic_class
@@ -63,9 +73,7 @@ ernic_classify(const struct ernic_port *p, const struct rte_mbuf *m,
 		etype = (uint16_t)(h[16] << 8 | h[17]);
 		off += ROCE_VLAN_HLEN;
 	}
-	/* Our frames: tagged with vlan= or, without it, untagged/priority. */
-	if (p->args.has_vlan ? (!tagged || vid != p->args.vlan) :
-	    (tagged && vid != 0))
+	if (!vlan_is_ours(p, tagged, vid))
 		return ERNIC_CLASS_APP;
 
 	if (etype == RTE_ETHER_TYPE_ARP) {
@@ -122,6 +130,31 @@ ernic_classify(const struct ernic_port *p, const struct rte_mbuf *m,
 		*dqpn = roce_bth_dqpn((const struct roce_bth *)(h + l4));
 	else
 		*dqpn = UINT32_MAX;	/* the worker's parser counts it */
+	return ERNIC_CLASS_ROCE;
+}
+
+/*
+ * Class of @p m, parsing it once. A frame roce_parse() accepts is RoCE
+ * when it is for us (VLAN, local destination address); *parsed then says
+ * that @p pkt describes it and the worker need not parse it again. A frame
+ * roce_parse() refuses is sorted by ernic_classify(): ARP/ND, the
+ * application's, or a malformed RoCE frame to a local address, which the
+ * worker parses again to count why it drops it (*dqpn set for it).
+ */
+static inline enum ernic_class
+rx_classify(const struct ernic_port *p, const struct rte_mbuf *m,
+	    struct roce_pkt *pkt, bool *parsed, uint32_t *dqpn)
+{
+	*parsed = false;
+	if (unlikely(roce_parse(m, pkt) != 0))
+		return ernic_classify(p, m, dqpn);
+	if (!vlan_is_ours(p, (pkt->flags & ROCE_PKT_VLAN) != 0,
+			  pkt->vlan_tci & 0xfff))
+		return ERNIC_CLASS_APP;
+	if (pkt->ip_ver == 4 ? !p->args.has_ip4 || pkt->daddr4 != p->args.ip4 :
+	    !ip6_is_ours(p, pkt->dgid))
+		return ERNIC_CLASS_APP;
+	*parsed = true;
 	return ERNIC_CLASS_ROCE;
 }
 
@@ -248,10 +281,12 @@ ernic_rx_dispatch(struct ernic_worker *w, struct rte_mbuf **pkts,
 		  uint16_t n, uint64_t now)
 {
 	struct ernic_port *p = w->port;
-	struct rte_mbuf *roce[ERNIC_BURST], *app[ERNIC_BURST];
+	struct rte_mbuf *app[ERNIC_BURST];
 	struct ernic_worker *owner;
-	uint16_t i, nr = 0, na = 0;
+	struct roce_pkt pkt;
 	uint32_t dqpn = UINT32_MAX;
+	uint16_t i, na = 0;
+	bool parsed;
 	/* a capture started during this burst sees the next one */
 	bool mirror = mirror_cb(p, true) != NULL;
 
@@ -268,15 +303,21 @@ ernic_rx_dispatch(struct ernic_worker *w, struct rte_mbuf **pkts,
 		if (i + ERNIC_RX_PF < n)
 			rx_prefetch_data(pkts[i + ERNIC_RX_PF]);
 
-		switch (ernic_classify(p, m, &dqpn)) {
+		switch (rx_classify(p, m, &pkt, &parsed, &dqpn)) {
 		case ERNIC_CLASS_ROCE:
 			w->cnt[ERNIC_CNT_RX_ROCE]++;
 			/* before another worker may own (and free) it */
 			if (unlikely(mirror))
 				ernic_mirror(p, true, &m, 1);
-			owner = p->nb_workers > 1 ? qp_owner(p, dqpn) : NULL;
-			if (owner == NULL || owner == w) {
-				roce[nr++] = m;
+			owner = NULL;
+			if (p->nb_workers > 1)
+				owner = qp_owner(p, parsed ? roce_bth_dqpn(
+					roce_pkt_bth(&pkt)) : dqpn);
+			if ((owner == NULL || owner == w) && likely(parsed)) {
+				/* now, while its headers are in L1 */
+				roce_worker_rx_parsed(w->rw, m, &pkt, now);
+			} else if (owner == NULL || owner == w) {
+				roce_worker_rx(w->rw, &m, 1, now);
 			} else if (rte_ring_enqueue(owner->handoff, m) == 0) {
 				w->cnt[ERNIC_CNT_RX_HANDOFF]++;
 			} else {
@@ -304,8 +345,6 @@ ernic_rx_dispatch(struct ernic_worker *w, struct rte_mbuf **pkts,
 	}
 	ring_enqueue_count(p->app_ring, app, na, w->cnt, ERNIC_CNT_RX_NON_ROCE,
 			   ERNIC_CNT_DROP_APP_RING_FULL);
-	if (nr > 0)
-		roce_worker_rx(w->rw, roce, nr, now);
 }
 
 uint16_t

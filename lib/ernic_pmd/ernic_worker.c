@@ -40,7 +40,7 @@ worker_account(struct ernic_worker *w, uint64_t now, unsigned int work)
 /*
  * One iteration, in the order of the ERNIC datapath:
  *   1. RX burst from the worker's underlying queue, classify and dispatch
- *      (RoCE -> roce_worker_rx or the owner's handoff ring);
+ *      (RoCE -> roce_worker_rx_parsed or the owner's handoff ring);
  *   2. RoCE frames handed over by the other workers;
  *   3. roce_worker_poll: control requests, timers, requesters, responders,
  *      TX burst through ernic_worker_tx();

@@ -114,13 +114,14 @@ parse_ipv4(const struct rte_mbuf *m, const uint8_t *p, uint32_t avail,
 	ip_len = rte_be_to_cpu_16(ip->total_length);
 	if (unlikely(ip_len < ihl || l3 + ip_len > rte_pktmbuf_pkt_len(m)))
 		return -ROCE_DROP_IP_LEN;
+	/* not UDP: the host's (its checksum too); a PMD parses all it gets */
+	if (ip->next_proto_id != IPPROTO_UDP)
+		return -ROCE_PARSE_NOT_ROCE;
 	/* Trust the NIC's verdict (GOOD, or NONE: verified) when it gave one. */
 	if (csum_flags == RTE_MBUF_F_RX_IP_CKSUM_BAD ||
 	    (!(csum_flags & RTE_MBUF_F_RX_IP_CKSUM_GOOD) &&
 	     unlikely(ipv4_hdr_sum(ip, ihl) != 0xffff)))
 		return -ROCE_DROP_IP_CSUM;
-	if (ip->next_proto_id != IPPROTO_UDP)
-		return -ROCE_PARSE_NOT_ROCE;
 	if (unlikely(roce_ipv4_is_fragment(ip)))
 		return -ROCE_DROP_IP_FRAG;
 

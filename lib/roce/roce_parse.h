@@ -109,9 +109,9 @@ struct roce_pkt {
  * Parse and validate the structure of a RoCEv2 frame.
  *
  * Checks, in order: Ethernet (one optional 802.1Q tag), ethertype
- * IPv4/IPv6, IP version, IHL >= 5, IP length within the frame, IPv4
- * header checksum (unless the mbuf says it was checked), protocol UDP, not
- * a fragment, UDP length equal to the IP payload, destination port 4791,
+ * IPv4/IPv6, IP version, IHL >= 5, IP length within the frame, protocol
+ * UDP, IPv4 header checksum (unless the mbuf says it was checked), not a
+ * fragment, UDP length equal to the IP payload, destination port 4791,
  * BTH present, TVer 0, opcode supported, room for the opcode's extension
  * headers and the ICRC, and a pad count consistent with the payload. No
  * byte outside the packet is read, whatever its lengths claim.

@@ -45,6 +45,7 @@ struct roce_mw;
 struct roce_cq;
 struct roce_srq;
 struct roce_qp;
+struct roce_pkt;	/* a parsed frame (roce_parse.h) */
 
 /* ------------------------------------------------------------------ */
 /* Device                                                             */
@@ -194,6 +195,19 @@ int roce_worker_destroy(struct roce_worker *w);
  */
 uint16_t roce_worker_rx(struct roce_worker *w, struct rte_mbuf **pkts,
 			uint16_t nb_pkts, uint64_t now_tsc);
+
+/**
+ * As roce_worker_rx() for one frame the caller has parsed already: a PMD
+ * that runs roce_parse() to classify its frames hands the view over
+ * instead of having the worker parse the headers a second time. The
+ * worker takes ownership of @p m.
+ *
+ * @param pkt what roce_parse(@p m, @p pkt) filled when it returned 0
+ *   (frames it refused go through roce_worker_rx(), which counts why)
+ * @return 1 when a QP took the frame, 0 when it was counted and freed
+ */
+int roce_worker_rx_parsed(struct roce_worker *w, struct rte_mbuf *m,
+			  const struct roce_pkt *pkt, uint64_t now_tsc);
 
 /**
  * Run the worker once: control requests, expired timers, requesters and

@@ -504,38 +504,37 @@ src_matches(const struct roce_pkt *pkt, const struct roce_qp *qp)
 	return memcmp(pkt->sgid, qp->dgid, sizeof(pkt->sgid)) == 0;
 }
 
-/* One frame; returns 1 when a QP engine took it. */
-static int
-worker_rx_one(struct roce_worker *w, struct rte_mbuf *m, uint64_t now)
+/*
+ * One frame @p pkt (parsed) describes, on a worker entered for @p now;
+ * returns 1 when a QP engine took it. Inlined in both entry points.
+ */
+static __rte_always_inline int
+worker_rx_parsed(struct roce_worker *w, struct rte_mbuf *m,
+		 const struct roce_pkt *pkt, uint64_t now)
 {
 	struct roce_device *dev = w->dev;
 	enum roce_worker_cnt why;
-	struct roce_pkt pkt;
 	struct roce_qp *qp;
 	uint32_t dqpn;
 	bool response;
 	int rc;
 
-	rc = roce_parse(m, &pkt);
-	if (unlikely(rc < 0)) {
-		w->parse_cnt[-rc < ROCE_PARSE_REASON_MAX ? -rc : 1]++;
-		goto drop;
-	}
+	w->cnt[ROCE_WCNT_RX_PKTS]++;
 	w->parse_cnt[ROCE_PARSE_OK]++;
 	/* IBTA annex A17.3.3: a packet with a bad ICRC is silently dropped */
-	if (unlikely(roce_icrc_verify_mbuf(m, pkt.l3_off) != 0)) {
+	if (unlikely(roce_icrc_verify_mbuf(m, pkt->l3_off) != 0)) {
 		why = ROCE_WCNT_RX_ICRC_ERR;
 		goto count_drop;
 	}
-	if (unlikely(pkt.op->transport == ROCE_TRANSPORT_CNP)) {
+	if (unlikely(pkt->op->transport == ROCE_TRANSPORT_CNP)) {
 		/* DCQCN reaction point (roce_cc.c) */
 		w->cnt[ROCE_WCNT_RX_CNP]++;
-		rc = roce_cc_cnp_rx(w, &pkt, now);
+		rc = roce_cc_cnp_rx(w, pkt, now);
 		rte_pktmbuf_free(m);
 		w->cnt[ROCE_WCNT_RX_ACCEPTED] += rc;
 		return rc;
 	}
-	dqpn = roce_bth_dqpn(roce_pkt_bth(&pkt));
+	dqpn = roce_bth_dqpn(roce_pkt_bth(pkt));
 	if (unlikely(dqpn <= 1)) {
 		if (dqpn == 0) {
 			why = ROCE_WCNT_RX_QP0;
@@ -543,7 +542,7 @@ worker_rx_one(struct roce_worker *w, struct rte_mbuf *m, uint64_t now)
 		}
 		if (w->gsi_cb != NULL) {
 			w->cnt[ROCE_WCNT_RX_GSI]++;
-			w->gsi_cb(w->gsi_ctx, m, &pkt, now);
+			w->gsi_cb(w->gsi_ctx, m, pkt, now);
 			return 1;
 		}
 	}
@@ -559,19 +558,19 @@ worker_rx_one(struct roce_worker *w, struct rte_mbuf *m, uint64_t now)
 		goto count_drop;
 	}
 	/* IBTA 9.6.1 header validation: the opcode's transport is the QP's */
-	if (unlikely(!transport_matches(pkt.op->transport, qp->type))) {
+	if (unlikely(!transport_matches(pkt->op->transport, qp->type))) {
 		qp->stats.rx_drops++;
 		why = ROCE_WCNT_RX_BAD_TRANSPORT;
 		goto count_drop;
 	}
 	/* QP1 took any P_Key of the table above (roce_mad.c); others match */
-	if (unlikely(!pkey_matches(roce_bth_pkey(roce_pkt_bth(&pkt)),
+	if (unlikely(!pkey_matches(roce_bth_pkey(roce_pkt_bth(pkt)),
 				   WORKER_QP_PKEY))) {
 		qp->stats.rx_drops++;
 		why = ROCE_WCNT_RX_BAD_PKEY;
 		goto count_drop;
 	}
-	response = (pkt.op->flags & ROCE_OPF_RESP) != 0;
+	response = (pkt->op->flags & ROCE_OPF_RESP) != 0;
 	why = state_drop_reason(__atomic_load_n(&qp->state, __ATOMIC_ACQUIRE),
 				response);
 	if (unlikely(why != ROCE_WCNT_MAX)) {
@@ -579,27 +578,43 @@ worker_rx_one(struct roce_worker *w, struct rte_mbuf *m, uint64_t now)
 		goto count_drop;
 	}
 	/* UD takes any source: its Q_Key is checked by the responder */
-	if (unlikely(qp->type != ROCE_QPT_UD && !src_matches(&pkt, qp))) {
+	if (unlikely(qp->type != ROCE_QPT_UD && !src_matches(pkt, qp))) {
 		qp->stats.rx_drops++;
 		why = ROCE_WCNT_RX_BAD_SRC;
 		goto count_drop;
 	}
 	qp->stats.rx_pkts++;
-	qp->stats.rx_bytes += pkt.payload_len;
-	if (unlikely(pkt.ecn == ROCE_ECN_CE))
-		roce_cc_ce_rx(qp, &pkt, now);	/* notification point */
+	qp->stats.rx_bytes += pkt->payload_len;
+	if (unlikely(pkt->ecn == ROCE_ECN_CE))
+		roce_cc_ce_rx(qp, pkt, now);	/* notification point */
 	if (response)
-		roce_comp_rx(qp, m, &pkt, now);
+		roce_comp_rx(qp, m, pkt, now);
 	else
-		roce_resp_rx(qp, m, &pkt, now);
+		roce_resp_rx(qp, m, pkt, now);
 	rte_pktmbuf_free(m);
 	w->cnt[ROCE_WCNT_RX_ACCEPTED]++;
 	return 1;
 count_drop:
 	w->cnt[why]++;
-drop:
 	rte_pktmbuf_free(m);
 	return 0;
+}
+
+/* One frame as received; returns 1 when a QP engine took it. */
+static int
+worker_rx_one(struct roce_worker *w, struct rte_mbuf *m, uint64_t now)
+{
+	struct roce_pkt pkt;
+	int rc;
+
+	rc = roce_parse(m, &pkt);
+	if (unlikely(rc < 0)) {
+		w->cnt[ROCE_WCNT_RX_PKTS]++;
+		w->parse_cnt[-rc < ROCE_PARSE_REASON_MAX ? -rc : 1]++;
+		rte_pktmbuf_free(m);
+		return 0;
+	}
+	return worker_rx_parsed(w, m, &pkt, now);
 }
 
 uint16_t
@@ -609,13 +624,26 @@ roce_worker_rx(struct roce_worker *w, struct rte_mbuf **pkts, uint16_t nb_pkts,
 	uint16_t i, accepted = 0;
 
 	worker_enter(w, now_tsc);
-	w->cnt[ROCE_WCNT_RX_PKTS] += nb_pkts;
 	for (i = 0; i < nb_pkts; i++) {
 		if (i + 1 < nb_pkts)
 			rte_prefetch0(rte_pktmbuf_mtod(pkts[i + 1], void *));
 		accepted += worker_rx_one(w, pkts[i], now_tsc);
 	}
 	return accepted;
+}
+
+int
+roce_worker_rx_parsed(struct roce_worker *w, struct rte_mbuf *m,
+		      const struct roce_pkt *pkt, uint64_t now_tsc)
+{
+	/*
+	 * Called for every frame: the thread check reads the id rte_gettid()
+	 * caches (-1 before its first call, never the 0 of an unbound worker).
+	 */
+	if (unlikely(RTE_PER_LCORE(_thread_id) != w->poll_tid))
+		worker_enter(w, now_tsc);
+	w->now = now_tsc;
+	return worker_rx_parsed(w, m, pkt, now_tsc);
 }
 
 /* ------------------------------------------------------------------ */

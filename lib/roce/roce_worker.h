@@ -34,7 +34,7 @@ struct roce_qp;
 
 /** Worker counters beyond the parse reasons (names in roce_worker.c). */
 enum roce_worker_cnt {
-	ROCE_WCNT_RX_PKTS,		/**< frames given to roce_worker_rx() */
+	ROCE_WCNT_RX_PKTS,		/**< frames given to roce_worker_rx*() */
 	ROCE_WCNT_RX_ACCEPTED,		/**< frames given to a QP engine */
 	ROCE_WCNT_RX_ICRC_ERR,		/**< ICRC mismatch (IBTA A17.3.3) */
 	ROCE_WCNT_RX_CNP,		/**< congestion notification packets */

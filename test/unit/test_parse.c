@@ -437,6 +437,8 @@ test_bad_l2_l3(void)
 	frame("RC_ACK_v4")[23] = 6;			/* TCP */
 	wire_fix_ipv4_csum(fb);
 	CU_ASSERT_EQUAL(parse_fb(), -ROCE_PARSE_NOT_ROCE);
+	fb[24] ^= 1;		/* not UDP: the host checks its checksum */
+	CU_ASSERT_EQUAL(parse_fb(), -ROCE_PARSE_NOT_ROCE);
 	frame("RC_ACK_v6")[20] = 6;
 	CU_ASSERT_EQUAL(parse_fb(), -ROCE_PARSE_NOT_ROCE);
 	frame("RC_ACK_v6")[20] = 0;			/* hop-by-hop options */

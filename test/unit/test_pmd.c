@@ -574,6 +574,7 @@ test_roce_to_worker(void)
 	uint64_t roce0 = xstat(ern0, "rx_roce");
 	uint64_t wrx0 = xstat(ern0, "roce_rx_pkts");
 	uint64_t unk0 = xstat(ern0, "roce_rx_drop_unknown_qpn");
+	uint64_t csum0 = xstat(ern0, "roce_rx_drop_ip_csum");
 	size_t len;
 
 	CU_ASSERT_FATAL(started);
@@ -584,6 +585,21 @@ test_roce_to_worker(void)
 	CU_ASSERT(take_out(m, 8) == 0);
 	CU_ASSERT(xstat(ern0, "rx_roce") == roce0 + 1);
 	CU_ASSERT(xstat(ern0, "roce_rx_pkts") == wrx0 + 1);
+	CU_ASSERT(xstat(ern0, "roce_rx_drop_unknown_qpn") == unk0 + 1);
+
+	/*
+	 * Malformed (IPv4 checksum): the parser refuses it, the PMD's own
+	 * classifier still sees RoCE to us, the worker counts why it drops.
+	 */
+	len = make_roce(f, ip0, 0x123);
+	f[ROCE_ETH_HLEN + 10] ^= 0xff;
+	inject(f, len);
+	poll_n(ern0, 4);
+	CU_ASSERT(rte_eth_rx_burst(ern0, 0, m, 8) == 0);
+	CU_ASSERT(take_out(m, 8) == 0);
+	CU_ASSERT(xstat(ern0, "rx_roce") == roce0 + 2);
+	CU_ASSERT(xstat(ern0, "roce_rx_pkts") == wrx0 + 2);
+	CU_ASSERT(xstat(ern0, "roce_rx_drop_ip_csum") == csum0 + 1);
 	CU_ASSERT(xstat(ern0, "roce_rx_drop_unknown_qpn") == unk0 + 1);
 }
 
