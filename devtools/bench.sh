@@ -23,7 +23,9 @@
 #               two net_ernic ports on net_ring (test/roce-cost-pmd), printed;
 #               built for x86-64-v3 in build-bench-cost (valgrind decodes
 #               no AVX-512, counts compare across hosts); 4 KB WRITE with
-#               1, 64, 1024 and 16384 QPs with simulated LL cache misses
+#               1, 64, 1024 and 16384 QPs with simulated LL cache misses;
+#               *_w2: two workers a port on the one-queue ring, every
+#               frame handed over to the QPs' worker
 #
 # Output (BENCH_OUT, default build/bench): results.json (one object per
 # row: name, bytes, qps, lcores, gbps, mpps, lat_typical_us, lat_99_us,
@@ -490,6 +492,8 @@ step_cost() {
 		"pmd_write_4096:--op write --size 4096 --msgs 2000" \
 		"pmd_write_4096_zc:--op write --size 4096 --msgs 2000 --zero-copy" \
 		"pmd_write_64:--op write --size 64 --msgs 5000" \
+		"pmd_write_64_w2:--op write --size 64 --msgs 5000 --workers 2" \
+		"pmd_write_4096_w2:--op write --size 4096 --msgs 2000 --workers 2" \
 		"pmd_send_64:--op send --size 64 --msgs 5000" \
 		"pmd_write_4096_q1_cm1:--op write --size 4096 --msgs 16384 --qps 1 --cq-mod 1" \
 		"pmd_write_4096_q64:--op write --size 4096 --msgs 16384 --qps 64" \
@@ -533,7 +537,8 @@ row = {'name': 'cost_' + name, 'step': 'cost', 'bytes': r['bytes'],
        'instr_per_msg': ir / r['msgs'], 'instr_per_pkt': ir / r['pkts'],
        'instr_per_data_pkt': ir / r['data_pkts'],
        'zero_copy': r['zero_copy'], 'post_list': r['post_list'],
-       'cq_mod': r.get('cq_mod')}
+       'cq_mod': r.get('cq_mod'), 'workers': r.get('workers', 1),
+       'handoffs_per_pkt': r.get('handoffs', 0) / r['pkts']}
 ll = ''
 if len(ev) >= 9:
     row['ll_read_miss_per_msg'] = ev[7] / r['msgs']
@@ -648,12 +653,13 @@ for r in rows:
 cost = [r for r in rows if r.get('step') == 'cost']
 if cost:
     md += ['', '## CPU cost (callgrind, both ends; cost_pmd_* over net_ring, the others over the fake link)', '',
-           '| run | bytes | QPs | post list | zero-copy | instr/message | instr/data packet | instr/packet | LL misses/message (read + write, simulated) |',
-           '|---|---|---|---|---|---|---|---|---|']
+           '| run | bytes | QPs | workers a port | post list | zero-copy | instr/message | instr/data packet | instr/packet | LL misses/message (read + write, simulated) |',
+           '|---|---|---|---|---|---|---|---|---|---|']
     for r in cost:
         ll = r.get('ll_read_miss_per_msg')
-        md.append('| %s | %d | %d | %d | %s | %.0f | %.0f | %.0f | %s |' % (
-            r['name'], r['bytes'], r['qps'], r['post_list'], r['zero_copy'],
+        md.append('| %s | %d | %d | %d | %d | %s | %.0f | %.0f | %.0f | %s |' % (
+            r['name'], r['bytes'], r['qps'], r.get('workers', 1),
+            r['post_list'], r['zero_copy'],
             r['instr_per_msg'], r['instr_per_data_pkt'], r['instr_per_pkt'],
             '-' if ll is None else '%.1f + %.1f' % (ll, r['ll_write_miss_per_msg'])))
 with open(os.path.join(out, 'results.md'), 'w') as f:

@@ -134,19 +134,21 @@ ernic_classify(const struct ernic_port *p, const struct rte_mbuf *m,
 }
 
 /*
- * Class of @p m, parsing it once. A frame roce_parse() accepts is RoCE
- * when it is for us (VLAN, local destination address); *parsed then says
- * that @p pkt describes it and the worker need not parse it again. A frame
- * roce_parse() refuses is sorted by ernic_classify(): ARP/ND, the
- * application's, or a malformed RoCE frame to a local address, which the
- * worker parses again to count why it drops it (*dqpn set for it).
+ * Class of @p m. With one worker, parsing it once: a frame roce_parse()
+ * accepts is RoCE when it is for us (VLAN, local destination address);
+ * *parsed then says that @p pkt describes it and the worker need not parse
+ * it again. A frame roce_parse() refuses is sorted by ernic_classify():
+ * ARP/ND, the application's, or a malformed RoCE frame to a local address,
+ * which the worker parses again to count why it drops it. With several
+ * workers ernic_classify() comes first (*dqpn set): a frame for another
+ * worker's QP goes there unparsed (rx_roce()).
  */
 static inline enum ernic_class
 rx_classify(const struct ernic_port *p, const struct rte_mbuf *m,
 	    struct roce_pkt *pkt, bool *parsed, uint32_t *dqpn)
 {
 	*parsed = false;
-	if (unlikely(roce_parse(m, pkt) != 0))
+	if (p->nb_workers > 1 || unlikely(roce_parse(m, pkt) != 0))
 		return ernic_classify(p, m, dqpn);
 	if (!vlan_is_ours(p, (pkt->flags & ROCE_PKT_VLAN) != 0,
 			  pkt->vlan_tci & 0xfff))
@@ -182,6 +184,38 @@ qp_owner(struct ernic_port *p, uint32_t dqpn)
 		if (p->w[i].rw == rw)
 			return &p->w[i];
 	return NULL;
+}
+
+/*
+ * A RoCE frame for us: to its QP's engines at once when they run on this
+ * worker, with the parse made to classify it (@p parsed) or one made here,
+ * else unparsed to the owner's handoff ring (the owner parses it).
+ */
+static inline void
+rx_roce(struct ernic_worker *w, struct rte_mbuf *m, struct roce_pkt *pkt,
+	bool parsed, uint32_t dqpn, uint64_t now)
+{
+	struct ernic_port *p = w->port;
+	struct ernic_worker *owner;
+
+	if (!parsed && p->nb_workers > 1) {
+		owner = qp_owner(p, dqpn);
+		if (owner != NULL && owner != w) {
+			if (rte_ring_enqueue(owner->handoff, m) == 0) {
+				w->cnt[ERNIC_CNT_RX_HANDOFF]++;
+			} else {
+				rte_pktmbuf_free(m);
+				w->cnt[ERNIC_CNT_DROP_HANDOFF_FULL]++;
+			}
+			return;
+		}
+		parsed = roce_parse(m, pkt) == 0;
+	}
+	/* now, while its headers are in L1 */
+	if (likely(parsed))
+		roce_worker_rx_parsed(w->rw, m, pkt, now);
+	else
+		roce_worker_rx(w->rw, &m, 1, now);	/* counts why it drops */
 }
 
 /* The port's first queue-0 RX or TX callback, NULL when none. */
@@ -282,7 +316,6 @@ ernic_rx_dispatch(struct ernic_worker *w, struct rte_mbuf **pkts,
 {
 	struct ernic_port *p = w->port;
 	struct rte_mbuf *app[ERNIC_BURST];
-	struct ernic_worker *owner;
 	struct roce_pkt pkt;
 	uint32_t dqpn = UINT32_MAX;
 	uint16_t i, na = 0;
@@ -309,21 +342,7 @@ ernic_rx_dispatch(struct ernic_worker *w, struct rte_mbuf **pkts,
 			/* before another worker may own (and free) it */
 			if (unlikely(mirror))
 				ernic_mirror(p, true, &m, 1);
-			owner = NULL;
-			if (p->nb_workers > 1)
-				owner = qp_owner(p, parsed ? roce_bth_dqpn(
-					roce_pkt_bth(&pkt)) : dqpn);
-			if ((owner == NULL || owner == w) && likely(parsed)) {
-				/* now, while its headers are in L1 */
-				roce_worker_rx_parsed(w->rw, m, &pkt, now);
-			} else if (owner == NULL || owner == w) {
-				roce_worker_rx(w->rw, &m, 1, now);
-			} else if (rte_ring_enqueue(owner->handoff, m) == 0) {
-				w->cnt[ERNIC_CNT_RX_HANDOFF]++;
-			} else {
-				rte_pktmbuf_free(m);
-				w->cnt[ERNIC_CNT_DROP_HANDOFF_FULL]++;
-			}
+			rx_roce(w, m, &pkt, parsed, dqpn, now);
 			break;
 		case ERNIC_CLASS_ARP:
 		case ERNIC_CLASS_ND:

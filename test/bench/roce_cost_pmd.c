@@ -16,6 +16,11 @@
  * covers what a worker lcore runs per iteration: rte_eth_rx_burst on the
  * ring, classification, the engines, the TX batch through
  * rte_eth_tx_burst, mbuf alloc/free, plus the application's post and poll.
+ * --workers N gives each port N workers and puts its CQ and QPs on the
+ * last one: the ring port has one queue, which worker 0 reads and the
+ * workers share for TX, so every RoCE frame is handed over to the QPs'
+ * worker (rx_roce_handoff) and every TX burst takes the queue's lock, the
+ * cost of more workers than queues.
  *
  * Under valgrind --tool=callgrind --collect-atstart=no only the measured
  * phase (after --warmup messages) is collected: "Collected" divided by the
@@ -40,6 +45,7 @@
 #include "test_pmd_pair.h"
 
 #define PC_DEPTH 128
+#define PC_MAX_WORKERS 4	/* --workers */
 #define PC_DEPTH_MANY 8		/* a QP's outstanding WRs with --qps > 1 */
 #define PC_MAX_QPS 16384
 #define PC_MAX_ITERS 100000000L
@@ -52,6 +58,7 @@ struct pc_opts {
 	uint32_t cq_mod;
 	uint32_t qps;
 	uint32_t depth;		/* outstanding WRs a QP */
+	uint32_t workers;	/* a port's; the QPs on the last */
 	bool zero_copy;
 };
 
@@ -79,7 +86,7 @@ struct pc_env {
 static void
 usage(const char *prog)
 {
-	fprintf(stderr, "usage: %s [--op write|send] [--size N] [--msgs N] [--warmup N] [--cq-mod N] [--qps N (WRITE; msgs and warmup rounded up to multiples)] [--zero-copy]\n",
+	fprintf(stderr, "usage: %s [--op write|send] [--size N] [--msgs N] [--warmup N] [--cq-mod N] [--qps N (WRITE; msgs and warmup rounded up to multiples)] [--workers N (1-4)] [--zero-copy]\n",
 		prog);
 }
 
@@ -93,6 +100,7 @@ parse_opts(int argc, char **argv, struct pc_opts *o)
 		{ "warmup", required_argument, NULL, 'w' },
 		{ "cq-mod", required_argument, NULL, 'c' },
 		{ "qps", required_argument, NULL, 'q' },
+		{ "workers", required_argument, NULL, 'W' },
 		{ "zero-copy", no_argument, NULL, 'z' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -106,6 +114,7 @@ parse_opts(int argc, char **argv, struct pc_opts *o)
 	o->warmup = 200;
 	o->cq_mod = 64;
 	o->qps = 1;
+	o->workers = 1;
 	o->zero_copy = false;
 	while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
 		if (c == 'z') {
@@ -140,10 +149,13 @@ parse_opts(int argc, char **argv, struct pc_opts *o)
 		case 'q':
 			o->qps = (uint32_t)v;
 			break;
+		case 'W':
+			o->workers = (uint32_t)v;
+			break;
 		}
 	}
 	if (o->size > 65536 || o->cq_mod > PC_DEPTH || o->qps > PC_MAX_QPS ||
-	    (o->qps > 1 && o->send))
+	    (o->qps > 1 && o->send) || o->workers > PC_MAX_WORKERS)
 		goto bad;
 	o->depth = o->qps == 1 ? PC_DEPTH : PC_DEPTH_MANY;
 	/*
@@ -186,7 +198,9 @@ side_create(struct pc_side *s, const struct pc_opts *o)
 	s->pd = roce_alloc_pd(rte_pmd_ernic_get_device(s->port));
 	if (s->pd == NULL)
 		return -1;
-	s->cq = roce_create_cq(rte_pmd_ernic_pick_worker(s->port),
+	/* the QPs live on their CQ's worker */
+	s->cq = roce_create_cq(rte_pmd_ernic_get_worker(s->port,
+							o->workers - 1),
 			       RTE_MAX(4096u, o->qps * o->depth));
 	s->qp = calloc(o->qps, sizeof(*s->qp));
 	if (s->cq == NULL || s->qp == NULL)
@@ -228,9 +242,10 @@ env_create(struct pc_env *e)
 
 		snprintf(name, sizeof(name), "net_ernic%d", i);
 		snprintf(args, sizeof(args),
-			 "port=net_ring_pc%c,ip=198.18.0.%d,mac=02:00:00:00:00:0%d,pmtu=4096,zero_copy=%d,max_qps=%u",
+			 "port=net_ring_pc%c,ip=198.18.0.%d,mac=02:00:00:00:00:0%d,pmtu=4096,zero_copy=%d,max_qps=%u,workers=%u",
 			 'A' + i, i + 1, i + 1, e->o.zero_copy ? 1 : 0,
-			 RTE_MAX(1024u, rte_align32pow2(e->o.qps + 2)));
+			 RTE_MAX(1024u, rte_align32pow2(e->o.qps + 2)),
+			 e->o.workers);
 		if (rte_vdev_init(name, args) != 0 ||
 		    rte_eth_dev_get_port_by_name(name, &s->port) != 0 ||
 		    rte_eth_macaddr_get(s->port, &m) != 0)
@@ -416,12 +431,24 @@ port_opackets(uint16_t port)
 	return rte_eth_stats_get(port, &st) == 0 ? st.opackets : 0;
 }
 
+/* Frames a port's workers handed over to the QPs' worker. */
+static uint64_t
+port_handoffs(uint16_t port)
+{
+	uint64_t id, v;
+
+	if (rte_eth_xstats_get_id_by_name(port, "rx_roce_handoff", &id) != 0 ||
+	    rte_eth_xstats_get_by_id(port, &id, &v, 1) != 1)
+		return 0;
+	return v;
+}
+
 int
 main(int argc, char **argv)
 {
 	static struct pc_env env;
 	struct pc_env *e = &env;
-	uint64_t total, p0, p1, t0, t1;
+	uint64_t total, p0, p1, t0, t1, h0, h1;
 	char mem[16], *eal[] = { argv[0], (char *)"-m", mem };
 	uint32_t i, q;
 	int ret = 1;
@@ -443,12 +470,14 @@ main(int argc, char **argv)
 		goto fail;
 	total = (uint64_t)e->o.warmup + e->o.msgs;
 	p0 = port_opackets(e->s[0].port) + port_opackets(e->s[1].port);
+	h0 = port_handoffs(e->s[0].port) + port_handoffs(e->s[1].port);
 	t0 = rte_rdtsc();
 	CALLGRIND_TOGGLE_COLLECT;
 	ret = run_to(e, total);
 	CALLGRIND_TOGGLE_COLLECT;
 	t1 = rte_rdtsc();
 	p1 = port_opackets(e->s[0].port) + port_opackets(e->s[1].port);
+	h1 = port_handoffs(e->s[0].port) + port_handoffs(e->s[1].port);
 	if (ret != 0) {
 		ret = 1;
 		goto fail;
@@ -463,10 +492,12 @@ main(int argc, char **argv)
 		}
 	printf("{\"op\": \"%s\", \"bytes\": %u, \"qps\": %u, \"post_list\": 1, "
 	       "\"cq_mod\": %u, \"mtu\": 4096, \"zero_copy\": %s, "
+	       "\"workers\": %u, \"handoffs\": %" PRIu64 ", "
 	       "\"msgs\": %u, \"data_pkts\": %u, \"pkts\": %" PRIu64 ", "
 	       "\"valgrind\": %s, \"tsc_per_msg\": %.1f}\n",
 	       e->o.send ? "send" : "write", e->o.size, e->o.qps, e->o.cq_mod,
-	       e->o.zero_copy ? "true" : "false", e->o.msgs,
+	       e->o.zero_copy ? "true" : "false", e->o.workers, h1 - h0,
+	       e->o.msgs,
 	       e->o.msgs * ((e->o.size + 4095) / 4096), p1 - p0,
 	       RUNNING_ON_VALGRIND ? "true" : "false",
 	       (double)(t1 - t0) / (double)e->o.msgs);

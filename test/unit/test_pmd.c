@@ -566,41 +566,51 @@ test_passthrough(void)
 	CU_ASSERT(xstat(ern0, "tx_app") == 6);
 }
 
+/*
+ * RoCE frames to @p port's address @p ip, injected on @p rx (the ring its
+ * underlying port reads): one for no QP, one malformed (IPv4 checksum).
+ * The parser refuses the second, the PMD's own classifier still sees RoCE
+ * to us, the worker counts why it drops it. ern0 has two workers (the
+ * classifier runs first), ern1 one (the parser runs first).
+ */
 static void
-test_roce_to_worker(void)
+roce_to_worker(uint16_t port, const uint8_t *ip, struct rte_ring *rx,
+	       struct rte_ring *tx)
 {
 	uint8_t f[128];
 	struct rte_mbuf *m[8];
-	uint64_t roce0 = xstat(ern0, "rx_roce");
-	uint64_t wrx0 = xstat(ern0, "roce_rx_pkts");
-	uint64_t unk0 = xstat(ern0, "roce_rx_drop_unknown_qpn");
-	uint64_t csum0 = xstat(ern0, "roce_rx_drop_ip_csum");
+	uint64_t roce0 = xstat(port, "rx_roce");
+	uint64_t wrx0 = xstat(port, "roce_rx_pkts");
+	uint64_t unk0 = xstat(port, "roce_rx_drop_unknown_qpn");
+	uint64_t csum0 = xstat(port, "roce_rx_drop_ip_csum");
 	size_t len;
+	int k;
 
 	CU_ASSERT_FATAL(started);
-	len = make_roce(f, ip0, 0x123);		/* no such QP */
-	inject(f, len);
-	poll_n(ern0, 4);
-	CU_ASSERT(rte_eth_rx_burst(ern0, 0, m, 8) == 0);
-	CU_ASSERT(take_out(m, 8) == 0);
-	CU_ASSERT(xstat(ern0, "rx_roce") == roce0 + 1);
-	CU_ASSERT(xstat(ern0, "roce_rx_pkts") == wrx0 + 1);
-	CU_ASSERT(xstat(ern0, "roce_rx_drop_unknown_qpn") == unk0 + 1);
+	for (k = 0; k < 2; k++) {
+		len = make_roce(f, ip, 0x123);		/* no such QP */
+		if (k == 1)
+			f[ROCE_ETH_HLEN + 10] ^= 0xff;
+		m[0] = test_mbuf_from(f, len, 0);
+		CU_ASSERT_FATAL(m[0] != NULL);
+		CU_ASSERT_FATAL(rte_ring_enqueue(rx, m[0]) == 0);
+		poll_n(port, 4);
+		CU_ASSERT(rte_eth_rx_burst(port, 0, m, 8) == 0);
+		CU_ASSERT(rte_ring_dequeue_burst(tx, (void **)m, 8, NULL) == 0);
+		CU_ASSERT(xstat(port, "rx_roce") == roce0 + k + 1);
+		CU_ASSERT(xstat(port, "roce_rx_pkts") == wrx0 + k + 1);
+		CU_ASSERT(xstat(port, "roce_rx_drop_unknown_qpn") == unk0 + 1);
+		CU_ASSERT(xstat(port, "roce_rx_drop_ip_csum") == csum0 + k);
+	}
+}
 
-	/*
-	 * Malformed (IPv4 checksum): the parser refuses it, the PMD's own
-	 * classifier still sees RoCE to us, the worker counts why it drops.
-	 */
-	len = make_roce(f, ip0, 0x123);
-	f[ROCE_ETH_HLEN + 10] ^= 0xff;
-	inject(f, len);
-	poll_n(ern0, 4);
-	CU_ASSERT(rte_eth_rx_burst(ern0, 0, m, 8) == 0);
-	CU_ASSERT(take_out(m, 8) == 0);
-	CU_ASSERT(xstat(ern0, "rx_roce") == roce0 + 2);
-	CU_ASSERT(xstat(ern0, "roce_rx_pkts") == wrx0 + 2);
-	CU_ASSERT(xstat(ern0, "roce_rx_drop_ip_csum") == csum0 + 1);
-	CU_ASSERT(xstat(ern0, "roce_rx_drop_unknown_qpn") == unk0 + 1);
+static void
+test_roce_to_worker(void)
+{
+	static const uint8_t ip1[4] = { 198, 18, 0, 2 };
+
+	roce_to_worker(ern0, ip0, r_ba, r_ab);
+	roce_to_worker(ern1, ip1, r_ab, r_ba);
 }
 
 /* A frame for a QP of worker 1 read by worker 0 is handed to worker 1. */
