@@ -42,9 +42,7 @@
 #define KEY_GEN_MASK 0x7fffff00u
 #define KEY_BYTE(s) ((uint8_t)((s) & 0xffu))
 
-#define ACCESS_REMOTE (ROCE_ACCESS_REMOTE_READ | ROCE_ACCESS_REMOTE_WRITE | \
-		       ROCE_ACCESS_REMOTE_ATOMIC)
-#define ACCESS_ALL (ROCE_ACCESS_LOCAL_WRITE | ACCESS_REMOTE | \
+#define ACCESS_ALL (ROCE_ACCESS_LOCAL_WRITE | ROCE_ACCESS_REMOTE_ANY | \
 		    ROCE_ACCESS_MW_BIND | ROCE_ACCESS_ZERO_BASED)
 #define REREG_ALL (ROCE_REREG_MR_CHANGE_TRANSLATION | \
 		   ROCE_REREG_MR_CHANGE_PD | ROCE_REREG_MR_CHANGE_ACCESS)
@@ -139,13 +137,6 @@ key_read(const struct roce_device *dev, uint32_t key,
 	return true;
 }
 
-/** [addr, addr+len) inside [base, base+size), len > 0, no wrap anywhere. */
-static inline bool
-range_inside(uint64_t base, uint64_t size, uint64_t addr, uint64_t len)
-{
-	return addr >= base && len <= size && addr - base <= size - len;
-}
-
 static inline void
 ref_set(struct roce_key_ref *ref, const struct roce_device *dev,
 	uint32_t key, uint8_t *host, uint32_t state)
@@ -185,7 +176,7 @@ roce_key_check_local(const struct roce_device *dev, const struct roce_pd *pd,
 	if (unlikely((access & ROCE_ACCESS_LOCAL_WRITE) &&
 		     !(e.access & ROCE_ACCESS_LOCAL_WRITE)))
 		return ROCE_ERR_LOC_PROT;
-	if (unlikely(!range_inside(e.va, e.length, addr, len)))
+	if (unlikely(!roce_range_inside(e.va, e.length, addr, len)))
 		return ROCE_ERR_LOC_PROT;
 	ref_set(ref, dev, lkey, e.host + (addr - e.va), state);
 	return ROCE_OK;
@@ -217,54 +208,77 @@ roce_key_check_remote(const struct roce_device *dev, const struct roce_pd *pd,
 	if (unlikely(e.type != ROCE_KEY_MR && e.type != ROCE_KEY_MW))
 		return ROCE_ERR_LOC_ACCESS;
 	/* every requested right must be granted (IBTA 9.7.4.1.5) */
-	if (unlikely((access & ~e.access & ACCESS_REMOTE) != 0 ||
-		     (access & ACCESS_REMOTE) == 0))
+	if (unlikely((access & ~e.access & ROCE_ACCESS_REMOTE_ANY) != 0 ||
+		     (access & ROCE_ACCESS_REMOTE_ANY) == 0))
 		return ROCE_ERR_LOC_ACCESS;
-	if (unlikely(!range_inside(e.va, e.length, va, len)))
+	if (unlikely(!roce_range_inside(e.va, e.length, va, len)))
 		return ROCE_ERR_LOC_ACCESS;
 	ref_set(ref, dev, rkey, e.host + (va - e.va), state);
 	return ROCE_OK;
 }
 
+/* Keep the whole entry behind @p ref in @p kc. */
+static void
+key_cache_fill(struct roce_key_cache *kc, const struct roce_device *dev,
+	       uint32_t key, const struct roce_key_entry *e, uint32_t state)
+{
+	ref_set(&kc->ref, dev, key, e->host, state);
+	kc->va = e->va;
+	kc->len = e->length;
+	kc->key = key;
+	kc->access = e->access;
+}
+
 enum roce_err
-roce_key_check_remote_cached(const struct roce_device *dev,
-			     const struct roce_pd *pd, uint32_t qpn,
-			     uint32_t rkey, uint64_t va, uint64_t len,
-			     int access, struct roce_key_ref *ref,
-			     struct roce_rkey_cache *kc)
+roce_key_check_local_fill(const struct roce_device *dev,
+			  const struct roce_pd *pd, uint32_t lkey,
+			  uint64_t addr, uint64_t len, int access,
+			  struct roce_key_ref *ref, struct roce_key_cache *kc)
 {
 	struct roce_key_entry e;
 	uint32_t state;
 
-	if (likely(len != 0 && kc->ref.entry != NULL && kc->rkey == rkey &&
-		   (access & ACCESS_REMOTE) != 0 &&
-		   (access & ~kc->access & ACCESS_REMOTE) == 0 &&
-		   range_inside(kc->va, kc->len, va, len) &&
-		   roce_key_ref_valid(&kc->ref))) {
-		ref->host = kc->ref.host + (va - kc->va);
-		ref->entry = kc->ref.entry;
-		ref->state = kc->ref.state;
-		return ROCE_OK;
-	}
+	if (len == 0 || dev == NULL || pd == NULL)
+		return roce_key_check_local(dev, pd, lkey, addr, len, access,
+					    ref);
+	/* the checks of roce_key_check_local(), keeping the entry */
+	if (unlikely(!key_read(dev, lkey, &e, &state)))
+		return ROCE_ERR_LOC_PROT;
+	if (unlikely(e.type != ROCE_KEY_MR || e.pd != pd ||
+		     ((access & ROCE_ACCESS_LOCAL_WRITE) &&
+		      !(e.access & ROCE_ACCESS_LOCAL_WRITE)) ||
+		     !roce_range_inside(e.va, e.length, addr, len)))
+		return ROCE_ERR_LOC_PROT;
+	ref_set(ref, dev, lkey, e.host + (addr - e.va), state);
+	key_cache_fill(kc, dev, lkey, &e, state);
+	return ROCE_OK;
+}
+
+enum roce_err
+roce_key_check_remote_fill(const struct roce_device *dev,
+			   const struct roce_pd *pd, uint32_t qpn,
+			   uint32_t rkey, uint64_t va, uint64_t len,
+			   int access, struct roce_key_ref *ref,
+			   struct roce_key_cache *kc)
+{
+	struct roce_key_entry e;
+	uint32_t state;
+
 	if (len == 0 || dev == NULL || pd == NULL)
 		return roce_key_check_remote(dev, pd, qpn, rkey, va, len,
 					     access, ref);
-	/* the full check (roce_key_check_remote), keeping the entry */
+	/* the checks of roce_key_check_remote(), keeping the entry */
 	if (unlikely(!key_read(dev, rkey, &e, &state)))
 		return ROCE_ERR_LOC_ACCESS;
 	if (unlikely(e.pd != pd ||
 		     (e.type == ROCE_KEY_MW && e.qpn != qpn) ||
 		     (e.type != ROCE_KEY_MR && e.type != ROCE_KEY_MW) ||
-		     (access & ~e.access & ACCESS_REMOTE) != 0 ||
-		     (access & ACCESS_REMOTE) == 0 ||
-		     !range_inside(e.va, e.length, va, len)))
+		     (access & ~e.access & ROCE_ACCESS_REMOTE_ANY) != 0 ||
+		     (access & ROCE_ACCESS_REMOTE_ANY) == 0 ||
+		     !roce_range_inside(e.va, e.length, va, len)))
 		return ROCE_ERR_LOC_ACCESS;
 	ref_set(ref, dev, rkey, e.host + (va - e.va), state);
-	ref_set(&kc->ref, dev, rkey, e.host, state);
-	kc->va = e.va;
-	kc->len = e.length;
-	kc->rkey = rkey;
-	kc->access = e.access;
+	key_cache_fill(kc, dev, rkey, &e, state);
 	return ROCE_OK;
 }
 
@@ -693,7 +707,7 @@ roce_mw_bind(struct roce_device *dev, struct roce_qp *qp,
 	if ((wqe->bind.rkey >> 8) != mw->index)
 		return ROCE_ERR_MW_BIND;
 	/* a window grants remote rights only (and may be zero based) */
-	if ((access & ~(ACCESS_REMOTE | ROCE_ACCESS_ZERO_BASED)) != 0)
+	if ((access & ~(ROCE_ACCESS_REMOTE_ANY | ROCE_ACCESS_ZERO_BASED)) != 0)
 		return ROCE_ERR_MW_BIND;
 
 	/* pin the MR against dereg/rereg first, then look at it */
@@ -709,7 +723,7 @@ roce_mw_bind(struct roce_device *dev, struct roce_qp *qp,
 	    !(me.access & ROCE_ACCESS_LOCAL_WRITE))
 		goto unpin;
 	/* C10-75: the window lies inside the region (its VA space) */
-	if (!range_inside(me.va, me.length, wqe->bind.addr, wqe->bind.length))
+	if (!roce_range_inside(me.va, me.length, wqe->bind.addr, wqe->bind.length))
 		goto unpin;
 
 	e = &dev->keys[mw->index];

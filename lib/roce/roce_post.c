@@ -66,12 +66,12 @@ op_carries_data(uint8_t op)
 }
 
 /*
- * Every check of one send WR; nothing is written. @p total gets the
- * message length. Returns 0, -EINVAL or -EFAULT (an SGE fails the local
+ * Every check of one send WR; nothing is written but the poster's L_Key
+ * cache. @p total gets the message length. Returns 0, -EINVAL or -EFAULT (an SGE fails the local
  * key check: unknown lkey, other PD, out of bounds, missing local write).
  */
 static int
-send_wr_check(const struct roce_qp *qp, const struct roce_send_wr *wr,
+send_wr_check(struct roce_qp *qp, const struct roce_send_wr *wr,
 	      uint64_t *total, struct roce_key_ref *ref0)
 {
 	const struct roce_device *dev = qp->dev;
@@ -135,8 +135,9 @@ send_wr_check(const struct roce_qp *qp, const struct roce_send_wr *wr,
 		const struct roce_sge *sge = &wr->sg_list[i];
 		struct roce_key_ref ref;
 
-		if (roce_key_check_local(dev, qp->pd, sge->lkey, sge->addr,
-					 sge->length, access, &ref) != ROCE_OK)
+		if (roce_key_check_local_cached(dev, qp->pd, sge->lkey,
+						sge->addr, sge->length, access,
+						&ref, &qp->sq.lkc) != ROCE_OK)
 			return -EFAULT;
 		if (i == 0)
 			*ref0 = ref;
@@ -311,12 +312,13 @@ roce_post_recv(struct roce_qp *qp, const struct roce_recv_wr *wr,
 			struct roce_key_ref ref;
 
 			len += r->sg_list[j].length;
-			if (roce_key_check_local(qp->dev, qp->pd,
-						 r->sg_list[j].lkey,
-						 r->sg_list[j].addr,
-						 r->sg_list[j].length,
-						 ROCE_ACCESS_LOCAL_WRITE,
-						 &ref) != ROCE_OK) {
+			if (roce_key_check_local_cached(qp->dev, qp->pd,
+							r->sg_list[j].lkey,
+							r->sg_list[j].addr,
+							r->sg_list[j].length,
+							ROCE_ACCESS_LOCAL_WRITE,
+							&ref, &rq->lkc) !=
+			    ROCE_OK) {
 				ret = -EFAULT;
 				break;
 			}

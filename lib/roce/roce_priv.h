@@ -21,7 +21,9 @@
  * roce_timer.c, roce_err.c (the one error table).
  */
 
+#include <assert.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include <rte_branch_prediction.h>
@@ -109,10 +111,37 @@ struct roce_recv_wqe {
 	struct roce_sge sge[];
 };
 
+/** Result of a key check: the host pointer to read or write. */
+struct roce_key_ref {
+	uint8_t *host;
+	const struct roce_key_entry *entry;	/**< NULL for a zero length */
+	uint32_t state;			/**< entry state when checked */
+};
+
+/**
+ * The last key one checker saw pass: the entry's whole range and rights and
+ * its state word then. A check of the same key, the entry's state unchanged
+ * (any deregistration, re-registration, invalidation or rebind changes it),
+ * is one load and a range and rights comparison
+ * (roce_key_check_local_cached(), roce_key_check_remote_cached()). One per
+ * queue and checker: its PD (and QPN) are the QP's, fixed. Written only by
+ * the thread that checks (the poster of a send or receive queue, the
+ * responder); zeroed: empty.
+ */
+struct roce_key_cache {
+	struct roce_key_ref ref;	/**< entry, state; host of @p va */
+	uint64_t va;			/**< the entry's first address */
+	uint64_t len;			/**< and length */
+	uint32_t key;
+	int access;			/**< rights the entry grants */
+};
+
 /** A single-producer single-consumer ring of WQE slots. */
 struct roce_wq {
 	/** Written by the poster (release), read by the worker (acquire). */
 	uint32_t prod __rte_cache_aligned;
+	/** The poster's: the last L_Key its WRs passed. */
+	struct roce_key_cache lkc;
 	/** Oldest entry not yet completed; written by the worker. */
 	uint32_t cons __rte_cache_aligned;
 	uint8_t *buf __rte_cache_aligned;
@@ -122,6 +151,9 @@ struct roce_wq {
 	uint32_t max_sge;
 	uint32_t max_inline;
 };
+
+static_assert(offsetof(struct roce_wq, cons) == RTE_CACHE_LINE_SIZE,
+	      "the poster's fields fit one cache line");
 
 static inline void *
 roce_wq_slot(const struct roce_wq *q, uint32_t idx)
@@ -349,13 +381,6 @@ struct roce_mw {
 	uint32_t rkey;			/**< current rkey (valid only when bound) */
 };
 
-/** Result of a key check: the host pointer to read or write. */
-struct roce_key_ref {
-	uint8_t *host;
-	const struct roce_key_entry *entry;	/**< NULL for a zero length */
-	uint32_t state;			/**< entry state when checked */
-};
-
 /**
  * roce_dereg_mr() without its zero-copy check: the key is gone at once
  * even while frames attached to the memory are queued; the caller waits
@@ -471,32 +496,96 @@ enum roce_err roce_key_check_remote(const struct roce_device *dev,
 				    uint32_t rkey, uint64_t va, uint64_t len,
 				    int access, struct roce_key_ref *ref);
 
-/**
- * The last R_Key a responder saw pass roce_key_check_remote(): the whole
- * entry's range and rights, and the entry's state word then. One per QP
- * (its PD and QPN are fixed), zeroed: empty.
- */
-struct roce_rkey_cache {
-	struct roce_key_ref ref;	/**< entry, state; host of @p va */
-	uint64_t va;			/**< the entry's first address */
-	uint64_t len;			/**< and length */
-	uint32_t rkey;
-	int access;			/**< rights the entry grants */
-};
+/** The rights a remote access asks for (RETH, AtomicETH). */
+#define ROCE_ACCESS_REMOTE_ANY (ROCE_ACCESS_REMOTE_READ | \
+				ROCE_ACCESS_REMOTE_WRITE | \
+				ROCE_ACCESS_REMOTE_ATOMIC)
+
+/** [addr, addr+len) inside [base, base+size), len > 0, no wrap anywhere. */
+static inline bool
+roce_range_inside(uint64_t base, uint64_t size, uint64_t addr, uint64_t len)
+{
+	return addr >= base && len <= size && addr - base <= size - len;
+}
 
 /**
- * roce_key_check_remote() with a per-QP cache: when @p rkey is the cached
- * key and its entry's state word is unchanged (any deregistration,
- * re-registration, invalidation or rebind changes it), the check is one
- * load and a range/rights comparison; otherwise the full check, which
- * refills @p kc on success. Same results as roce_key_check_remote().
+ * True, with @p ref filled, when @p kc holds @p key, its entry is unchanged
+ * since, it grants every right in @p need and [addr, addr+len) lies inside
+ * it (len > 0).
  */
-enum roce_err roce_key_check_remote_cached(const struct roce_device *dev,
-					   const struct roce_pd *pd,
-					   uint32_t qpn, uint32_t rkey,
-					   uint64_t va, uint64_t len,
-					   int access, struct roce_key_ref *ref,
-					   struct roce_rkey_cache *kc);
+static __rte_always_inline bool
+roce_key_cache_hit(const struct roce_key_cache *kc, uint32_t key,
+		   uint64_t addr, uint64_t len, int need,
+		   struct roce_key_ref *ref)
+{
+	if (len == 0 || kc->ref.entry == NULL || kc->key != key ||
+	    (need & ~kc->access) != 0 ||
+	    !roce_range_inside(kc->va, kc->len, addr, len) ||
+	    !roce_key_ref_valid(&kc->ref))
+		return false;
+	ref->host = kc->ref.host + (addr - kc->va);
+	ref->entry = kc->ref.entry;
+	ref->state = kc->ref.state;
+	return true;
+}
+
+/**
+ * roce_key_check_local() that refills @p kc on success (the cache miss of
+ * roce_key_check_local_cached()).
+ */
+enum roce_err roce_key_check_local_fill(const struct roce_device *dev,
+					const struct roce_pd *pd,
+					uint32_t lkey, uint64_t addr,
+					uint64_t len, int access,
+					struct roce_key_ref *ref,
+					struct roce_key_cache *kc);
+
+/**
+ * roce_key_check_local() through @p kc (owned by the caller's thread, for
+ * QP's @p pd): the same results, @p ref required.
+ */
+static __rte_always_inline enum roce_err
+roce_key_check_local_cached(const struct roce_device *dev,
+			    const struct roce_pd *pd, uint32_t lkey,
+			    uint64_t addr, uint64_t len, int access,
+			    struct roce_key_ref *ref, struct roce_key_cache *kc)
+{
+	if (likely(roce_key_cache_hit(kc, lkey, addr, len,
+				      access & ROCE_ACCESS_LOCAL_WRITE, ref)))
+		return ROCE_OK;
+	return roce_key_check_local_fill(dev, pd, lkey, addr, len, access,
+					 ref, kc);
+}
+
+/**
+ * roce_key_check_remote() that refills @p kc on success (the cache miss of
+ * roce_key_check_remote_cached()).
+ */
+enum roce_err roce_key_check_remote_fill(const struct roce_device *dev,
+					 const struct roce_pd *pd,
+					 uint32_t qpn, uint32_t rkey,
+					 uint64_t va, uint64_t len,
+					 int access, struct roce_key_ref *ref,
+					 struct roce_key_cache *kc);
+
+/**
+ * roce_key_check_remote() through the responder's per-QP @p kc (the QP's
+ * @p pd and @p qpn): the same results.
+ */
+static __rte_always_inline enum roce_err
+roce_key_check_remote_cached(const struct roce_device *dev,
+			     const struct roce_pd *pd, uint32_t qpn,
+			     uint32_t rkey, uint64_t va, uint64_t len,
+			     int access, struct roce_key_ref *ref,
+			     struct roce_key_cache *kc)
+{
+	if (likely((access & ROCE_ACCESS_REMOTE_ANY) != 0 &&
+		   roce_key_cache_hit(kc, rkey, va, len,
+				      access & ROCE_ACCESS_REMOTE_ANY, ref)))
+		return ROCE_OK;
+	return roce_key_check_remote_fill(dev, pd, qpn, rkey, va, len, access,
+					  ref, kc);
+}
 
 /**
  * An atomic's VA must be 8-byte aligned (IBTA 9.4.5); the responder NAKs a

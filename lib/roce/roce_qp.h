@@ -93,7 +93,8 @@ struct roce_resp_state {
 	uint32_t resid;		/**< WRITE: bytes left of the DMA length */
 	uint32_t rkey;
 	struct roce_key_ref wref;	/**< WRITE: checked target */
-	struct roce_rkey_cache rkc;	/**< last R_Key that passed */
+	struct roce_key_cache rkc;	/**< last R_Key that passed */
+	struct roce_key_cache lkc;	/**< last receive L_Key that passed */
 	struct roce_recv_wqe *rwqe;	/**< SEND: receive WQE being filled */
 	uint32_t recv_off;	/**< SEND: bytes placed so far */
 	bool rwqe_from_srq;

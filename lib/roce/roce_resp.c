@@ -466,9 +466,10 @@ resp_scatter(struct roce_qp *qp, const struct roce_recv_wqe *wqe, uint32_t off,
 		}
 		soff = off;
 		n = RTE_MIN(len, sge->length - soff);
-		e = roce_key_check_local(qp->dev, qp->pd, sge->lkey,
-					 sge->addr + soff, n,
-					 ROCE_ACCESS_LOCAL_WRITE, &ref);
+		e = roce_key_check_local_cached(qp->dev, qp->pd, sge->lkey,
+						sge->addr + soff, n,
+						ROCE_ACCESS_LOCAL_WRITE, &ref,
+						&qp->resp.lkc);
 		if (e != ROCE_OK)
 			return ROCE_ERR_LOC_PROT;
 		if (flat != NULL) {
@@ -1454,6 +1455,7 @@ roce_resp_reset(struct roce_qp *qp)
 	r->rkey = 0;
 	memset(&r->wref, 0, sizeof(r->wref));
 	memset(&r->rkc, 0, sizeof(r->rkc));
+	memset(&r->lkc, 0, sizeof(r->lkc));
 	r->rwqe = NULL;
 	r->recv_off = 0;
 	r->rwqe_from_srq = false;

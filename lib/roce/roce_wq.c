@@ -21,6 +21,7 @@ roce_wq_init(struct roce_wq *q, uint32_t max_wr, uint32_t stride, int socket)
 		return -EINVAL;
 	/* keep the caller's max_sge/max_inline, reset everything else */
 	q->prod = 0;
+	memset(&q->lkc, 0, sizeof(q->lkc));
 	q->cons = 0;
 	q->buf = NULL;
 	q->mask = 0;

@@ -922,6 +922,73 @@ test_post_validation(void)
 	drain();
 }
 
+/*
+ * The posters' L_Key caches (roce_key_check_local_cached(), one for the SQ
+ * and one for the RQ): a key that passed is checked again from the cache,
+ * which must still refuse a range outside the region, a READ or a receive
+ * into a region without local write, and a key deregistered since (its
+ * index taken by a new registration).
+ */
+static void
+test_post_key_cache(void)
+{
+	struct roce_qp *qp = new_qp(ROCE_QPT_RC);
+	uint8_t *buf2 = rte_zmalloc("qp_state_buf2", 4096, 64);
+	struct roce_mr *ro, *mr2;
+	struct roce_send_wr wr;
+	struct roce_recv_wr rwr;
+	struct roce_sge s;
+	unsigned int posted;
+	uint32_t old;
+
+	CU_ASSERT_FATAL(qp != NULL && buf2 != NULL);
+	drive(qp, ROCE_QPT_RC, ROCE_QPS_RTS);
+	/* no local write: SENDs from it, no READs or receives into it */
+	ro = roce_reg_mr(g.pd, buf2, 4096, 0);
+	CU_ASSERT_FATAL(ro != NULL);
+	s.addr = (uintptr_t)buf2;
+	s.length = 64;
+	s.lkey = roce_mr_lkey(ro);
+	memset(&wr, 0, sizeof(wr));
+	wr.opcode = ROCE_WR_SEND;
+	wr.sg_list = &s;
+	wr.num_sge = 1;
+	CU_ASSERT_EQUAL(roce_post_send(qp, &wr, 1, &posted), 0);
+	CU_ASSERT_EQUAL(roce_post_send(qp, &wr, 1, &posted), 0);
+	s.addr = (uintptr_t)buf2 + 4096 - 32;	/* runs past the end */
+	CU_ASSERT_EQUAL(roce_post_send(qp, &wr, 1, &posted), -EFAULT);
+	s.addr = (uintptr_t)buf2 - 64;		/* starts before it */
+	CU_ASSERT_EQUAL(roce_post_send(qp, &wr, 1, &posted), -EFAULT);
+	s.addr = (uintptr_t)buf2;
+	wr.opcode = ROCE_WR_RDMA_READ;
+	wr.rdma.remote_addr = 0x1000;
+	wr.rdma.rkey = 0x100;
+	CU_ASSERT_EQUAL(roce_post_send(qp, &wr, 1, &posted), -EFAULT);
+	memset(&rwr, 0, sizeof(rwr));
+	rwr.sg_list = &s;
+	rwr.num_sge = 1;
+	CU_ASSERT_EQUAL(roce_post_recv(qp, &rwr, 1, &posted), -EFAULT);
+	/* deregistered, the index reused: the old key fails */
+	old = s.lkey;
+	CU_ASSERT_EQUAL(roce_dereg_mr(ro), 0);
+	mr2 = roce_reg_mr(g.pd, buf2, 4096, ROCE_ACCESS_LOCAL_WRITE);
+	CU_ASSERT_FATAL(mr2 != NULL);
+	CU_ASSERT_NOT_EQUAL(roce_mr_lkey(mr2), old);
+	wr.opcode = ROCE_WR_SEND;
+	CU_ASSERT_EQUAL(roce_post_send(qp, &wr, 1, &posted), -EFAULT);
+	s.lkey = roce_mr_lkey(mr2);
+	CU_ASSERT_EQUAL(roce_post_send(qp, &wr, 1, &posted), 0);
+	CU_ASSERT_EQUAL(roce_post_recv(qp, &rwr, 1, &posted), 0);
+	CU_ASSERT_EQUAL(roce_post_recv(qp, &rwr, 1, &posted), 0);
+	/* and both caches see a deregistration */
+	CU_ASSERT_EQUAL(roce_dereg_mr(mr2), 0);
+	CU_ASSERT_EQUAL(roce_post_recv(qp, &rwr, 1, &posted), -EFAULT);
+	CU_ASSERT_EQUAL(roce_post_send(qp, &wr, 1, &posted), -EFAULT);
+	CU_ASSERT_EQUAL(roce_destroy_qp(qp), 0);
+	drain();
+	rte_free(buf2);
+}
+
 /* ------------------------------------------------------------------ */
 /* Flush, SQE, RESET, SQD                                             */
 /* ------------------------------------------------------------------ */
@@ -1329,6 +1396,7 @@ static CU_TestInfo qp_tests[] = {
 	{ "create errors are distinct", test_create_errors },
 	{ "posting per state", test_post_per_state },
 	{ "post validation", test_post_validation },
+	{ "post: the L_Key caches follow the keys", test_post_key_cache },
 	{ "ERR flushes everything once, in order", test_flush_err },
 	{ "RC errors: cause first, ERR, events", test_error_rc },
 	{ "UC: SQE and SQE->RTS", test_sqe_uc },

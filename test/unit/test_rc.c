@@ -1264,6 +1264,58 @@ test_rkey_cache_invalidated(void)
 	env_destroy(e);
 }
 
+/*
+ * The responder's receive L_Key cache (roce_key_check_local_cached() in
+ * the SEND placement): a SEND fills it; once the receive region is
+ * deregistered (its index reused by a new registration), a SEND into a
+ * receive WQE posted before must fail the key check as without the cache:
+ * Local Protection Error on the receive, Remote Operational Error at the
+ * sender.
+ */
+static void
+test_recv_lkey_cache_invalidated(void)
+{
+	struct roce_send_wr wr;
+	struct roce_sge ss, rs[2];
+	struct roce_mr *mr2;
+	struct env *e = env_create(62, NULL, NULL);
+	uint32_t lkey;
+	int i;
+
+	CU_ASSERT_FATAL(e != NULL);
+	lkey = roce_mr_lkey(e->m[1].mr);
+	for (i = 0; i < 2; i++) {
+		rs[i] = sge(e, 1, (size_t)i * 4096, 512);
+		CU_ASSERT_EQUAL_FATAL(post_recv_sgl(e, 1, 70 + i, &rs[i], 1), 0);
+	}
+	ss = sge(e, 0, SRC_OFF, 256);
+	for (i = 0; i < 2; i++) {
+		memset(&wr, 0, sizeof(wr));
+		wr.wr_id = i;
+		wr.opcode = ROCE_WR_SEND;
+		wr.sg_list = &ss;
+		wr.num_sge = 1;
+		wr.send_flags = ROCE_SEND_SIGNALED;
+		if (i == 1) {
+			CU_ASSERT_EQUAL_FATAL(roce_dereg_mr(e->m[1].mr), 0);
+			e->m[1].mr = NULL;
+			mr2 = roce_reg_mr(e->l->ep[1].pd, e->m[1].base, REGION,
+					  MR_ALL);
+			CU_ASSERT_FATAL(mr2 != NULL);
+			CU_ASSERT_NOT_EQUAL(roce_mr_lkey(mr2), lkey);
+			e->m[1].mr = mr2;
+		}
+		CU_ASSERT_EQUAL_FATAL(post_send1(e->qp[0], &wr), 0);
+		CU_ASSERT_FATAL(env_wait(e, 1, 1));
+		CU_ASSERT_EQUAL(e->wc[1][0].wr_id, 70 + i);
+		CU_ASSERT_EQUAL(e->wc[1][0].status, i == 0 ? ROCE_WC_SUCCESS :
+				ROCE_WC_LOC_PROT_ERR);
+		CU_ASSERT_EQUAL(e->wc[0][0].status, i == 0 ? ROCE_WC_SUCCESS :
+				ROCE_WC_REM_OP_ERR);
+	}
+	env_destroy(e);
+}
+
 enum inject_case {
 	IC_MISALIGNED_ATOMIC,	/* IBTA 9.4.5: invalid request */
 	IC_MIDDLE_OUTSIDE_MSG,	/* IBTA 9.7.5: opcode sequence */
@@ -1859,6 +1911,8 @@ static CU_TestInfo rc_tests[] = {
 	{ "late duplicate READ, resources full: replay, no NAK",
 	  test_read_late_dup_resources_full },
 	{ "R_Key cache: a deregistered key fails", test_rkey_cache_invalidated },
+	{ "receive L_Key cache: a deregistered key fails",
+	  test_recv_lkey_cache_invalidated },
 	{ "remote access errors", test_access_errors },
 	{ "misaligned atomic: invalid request", test_atomic_misaligned },
 	{ "receive buffer too small", test_recv_too_small },
