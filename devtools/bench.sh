@@ -25,7 +25,10 @@
 #               no AVX-512, counts compare across hosts); 4 KB WRITE with
 #               1, 64, 1024 and 16384 QPs with simulated LL cache misses;
 #               *_w2: two workers a port on the one-queue ring, every
-#               frame handed over to the QPs' worker
+#               frame handed over to the QPs' worker; *_q2_w2mq: two QPs,
+#               two workers a port and two link queues, each worker reading
+#               its own (no hand-over), beside *_q2 (one worker) and
+#               *_q2_w2 (one queue)
 #
 # Output (BENCH_OUT, default build/bench): results.json (one object per
 # row: name, bytes, qps, lcores, gbps, mpps, lat_typical_us, lat_99_us,
@@ -494,6 +497,11 @@ step_cost() {
 		"pmd_write_64:--op write --size 64 --msgs 5000" \
 		"pmd_write_64_w2:--op write --size 64 --msgs 5000 --workers 2" \
 		"pmd_write_4096_w2:--op write --size 4096 --msgs 2000 --workers 2" \
+		"pmd_write_64_q2:--op write --size 64 --msgs 5000 --qps 2" \
+		"pmd_write_64_q2_w2:--op write --size 64 --msgs 5000 --qps 2 --workers 2" \
+		"pmd_write_64_q2_w2mq:--op write --size 64 --msgs 5000 --qps 2 --workers 2 --queues 2" \
+		"pmd_write_4096_q2:--op write --size 4096 --msgs 2000 --qps 2" \
+		"pmd_write_4096_q2_w2mq:--op write --size 4096 --msgs 2000 --qps 2 --workers 2 --queues 2" \
 		"pmd_send_64:--op send --size 64 --msgs 5000" \
 		"pmd_write_4096_q1_cm1:--op write --size 4096 --msgs 16384 --qps 1 --cq-mod 1" \
 		"pmd_write_4096_q64:--op write --size 4096 --msgs 16384 --qps 64" \
@@ -538,6 +546,7 @@ row = {'name': 'cost_' + name, 'step': 'cost', 'bytes': r['bytes'],
        'instr_per_data_pkt': ir / r['data_pkts'],
        'zero_copy': r['zero_copy'], 'post_list': r['post_list'],
        'cq_mod': r.get('cq_mod'), 'workers': r.get('workers', 1),
+       'link_queues': r.get('queues', 1),
        'handoffs_per_pkt': r.get('handoffs', 0) / r['pkts']}
 ll = ''
 if len(ev) >= 9:
@@ -653,13 +662,13 @@ for r in rows:
 cost = [r for r in rows if r.get('step') == 'cost']
 if cost:
     md += ['', '## CPU cost (callgrind, both ends; cost_pmd_* over net_ring, the others over the fake link)', '',
-           '| run | bytes | QPs | workers a port | post list | zero-copy | instr/message | instr/data packet | instr/packet | LL misses/message (read + write, simulated) |',
-           '|---|---|---|---|---|---|---|---|---|---|']
+           '| run | bytes | QPs | workers a port | link queues | post list | zero-copy | instr/message | instr/data packet | instr/packet | LL misses/message (read + write, simulated) |',
+           '|---|---|---|---|---|---|---|---|---|---|---|']
     for r in cost:
         ll = r.get('ll_read_miss_per_msg')
-        md.append('| %s | %d | %d | %d | %d | %s | %.0f | %.0f | %.0f | %s |' % (
+        md.append('| %s | %d | %d | %d | %d | %d | %s | %.0f | %.0f | %.0f | %s |' % (
             r['name'], r['bytes'], r['qps'], r.get('workers', 1),
-            r['post_list'], r['zero_copy'],
+            r.get('link_queues', 1), r['post_list'], r['zero_copy'],
             r['instr_per_msg'], r['instr_per_data_pkt'], r['instr_per_pkt'],
             '-' if ll is None else '%.1f + %.1f' % (ll, r['ll_write_miss_per_msg'])))
 with open(os.path.join(out, 'results.md'), 'w') as f:

@@ -20,7 +20,12 @@
  * last one: the ring port has one queue, which worker 0 reads and the
  * workers share for TX, so every RoCE frame is handed over to the QPs'
  * worker (rx_roce_handoff) and every TX burst takes the queue's lock, the
- * cost of more workers than queues.
+ * cost of more workers than queues. --queues N (as many as --workers)
+ * gives the link N queues each way instead, TX queue i of one port being
+ * RX queue i of the other, and puts QP q of both ports on worker
+ * q % workers with a CQ on each worker: every worker reads a queue of its
+ * own and no frame is handed over, the layout of a multi-queue NIC
+ * steering each QP's frames to its worker.
  *
  * Under valgrind --tool=callgrind --collect-atstart=no only the measured
  * phase (after --warmup messages) is collected: "Collected" divided by the
@@ -58,14 +63,16 @@ struct pc_opts {
 	uint32_t cq_mod;
 	uint32_t qps;
 	uint32_t depth;		/* outstanding WRs a QP */
-	uint32_t workers;	/* a port's; the QPs on the last */
+	uint32_t workers;	/* a port's; the QPs on the last (one queue) */
+	uint32_t queues;	/* the link's each way: 1 or workers */
 	bool zero_copy;
 };
 
 struct pc_side {
 	uint16_t port;
 	struct roce_pd *pd;
-	struct roce_cq *cq;
+	struct roce_cq *cq[PC_MAX_WORKERS];	/* one, or one a worker */
+	uint32_t ncq;
 	struct roce_qp **qp;	/* opts.qps of them */
 	struct roce_mr *mr;
 	uint8_t *buf;		/* opts.qps slots of slot bytes */
@@ -86,7 +93,7 @@ struct pc_env {
 static void
 usage(const char *prog)
 {
-	fprintf(stderr, "usage: %s [--op write|send] [--size N] [--msgs N] [--warmup N] [--cq-mod N] [--qps N (WRITE; msgs and warmup rounded up to multiples)] [--workers N (1-4)] [--zero-copy]\n",
+	fprintf(stderr, "usage: %s [--op write|send] [--size N] [--msgs N] [--warmup N] [--cq-mod N] [--qps N (WRITE; msgs and warmup rounded up to multiples)] [--workers N (1-4)] [--queues N (1, or --workers with --qps a multiple of it)] [--zero-copy]\n",
 		prog);
 }
 
@@ -101,6 +108,7 @@ parse_opts(int argc, char **argv, struct pc_opts *o)
 		{ "cq-mod", required_argument, NULL, 'c' },
 		{ "qps", required_argument, NULL, 'q' },
 		{ "workers", required_argument, NULL, 'W' },
+		{ "queues", required_argument, NULL, 'Q' },
 		{ "zero-copy", no_argument, NULL, 'z' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -115,6 +123,7 @@ parse_opts(int argc, char **argv, struct pc_opts *o)
 	o->cq_mod = 64;
 	o->qps = 1;
 	o->workers = 1;
+	o->queues = 1;
 	o->zero_copy = false;
 	while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
 		if (c == 'z') {
@@ -152,10 +161,15 @@ parse_opts(int argc, char **argv, struct pc_opts *o)
 		case 'W':
 			o->workers = (uint32_t)v;
 			break;
+		case 'Q':
+			o->queues = (uint32_t)v;
+			break;
 		}
 	}
 	if (o->size > 65536 || o->cq_mod > PC_DEPTH || o->qps > PC_MAX_QPS ||
-	    (o->qps > 1 && o->send) || o->workers > PC_MAX_WORKERS)
+	    (o->qps > 1 && o->send) || o->workers > PC_MAX_WORKERS ||
+	    (o->queues != 1 &&
+	     (o->queues != o->workers || o->qps % o->queues != 0)))
 		goto bad;
 	o->depth = o->qps == 1 ? PC_DEPTH : PC_DEPTH_MANY;
 	/*
@@ -183,7 +197,7 @@ side_create(struct pc_side *s, const struct pc_opts *o)
 	struct rte_eth_dev_info info;
 	struct roce_qp_init_attr ia;
 	struct rte_eth_conf conf;
-	uint32_t q;
+	uint32_t q, i;
 
 	memset(&conf, 0, sizeof(conf));
 	if (rte_eth_dev_info_get(s->port, &info) != 0)
@@ -198,22 +212,30 @@ side_create(struct pc_side *s, const struct pc_opts *o)
 	s->pd = roce_alloc_pd(rte_pmd_ernic_get_device(s->port));
 	if (s->pd == NULL)
 		return -1;
-	/* the QPs live on their CQ's worker */
-	s->cq = roce_create_cq(rte_pmd_ernic_get_worker(s->port,
-							o->workers - 1),
-			       RTE_MAX(4096u, o->qps * o->depth));
+	/*
+	 * The QPs live on their CQ's worker: the last one, or with a queue
+	 * a worker QP q on worker q % workers.
+	 */
+	s->ncq = o->queues == 1 ? 1 : o->workers;
+	for (i = 0; i < s->ncq; i++) {
+		s->cq[i] = roce_create_cq(rte_pmd_ernic_get_worker(s->port,
+			o->queues == 1 ? o->workers - 1 : i),
+			RTE_MAX(4096u, o->qps * o->depth / s->ncq));
+		if (s->cq[i] == NULL)
+			return -1;
+	}
 	s->qp = calloc(o->qps, sizeof(*s->qp));
-	if (s->cq == NULL || s->qp == NULL)
+	if (s->qp == NULL)
 		return -1;
 	memset(&ia, 0, sizeof(ia));
 	ia.qp_type = ROCE_QPT_RC;
-	ia.send_cq = s->cq;
-	ia.recv_cq = s->cq;
 	ia.cap.max_send_wr = o->depth;
 	ia.cap.max_recv_wr = o->depth;
 	ia.cap.max_send_sge = 1;
 	ia.cap.max_recv_sge = 1;
 	for (q = 0; q < o->qps; q++) {
+		ia.send_cq = s->cq[q % s->ncq];
+		ia.recv_cq = ia.send_cq;
 		s->qp[q] = roce_create_qp(s->pd, &ia);
 		if (s->qp[q] == NULL)
 			return -1;
@@ -235,7 +257,7 @@ env_create(struct pc_env *e)
 	e->qposted = calloc(e->o.qps, sizeof(*e->qposted));
 	e->qdone = calloc(e->o.qps, sizeof(*e->qdone));
 	if (e->qposted == NULL || e->qdone == NULL ||
-	    test_ring_link("pcA", "pcB") != 0)
+	    test_ring_link_queues("pcA", "pcB", e->o.queues) != 0)
 		return -1;
 	for (i = 0; i < 2; i++) {
 		struct pc_side *s = &e->s[i];
@@ -289,8 +311,10 @@ env_destroy(struct pc_env *e)
 		for (q = 1; s->qp != NULL && q < e->o.qps; q++)
 			if (s->qp[q] != NULL)
 				roce_destroy_qp(s->qp[q]);
-		if (s->qp != NULL || s->cq != NULL || s->pd != NULL)
-			test_rc_end_destroy(s->port, s->pd, s->cq,
+		for (q = 1; q < s->ncq; q++)
+			roce_destroy_cq(s->cq[q]);
+		if (s->qp != NULL || s->cq[0] != NULL || s->pd != NULL)
+			test_rc_end_destroy(s->port, s->pd, s->cq[0],
 					    s->qp != NULL ? s->qp[0] : NULL);
 		free(s->qp);
 		free(s->buf);
@@ -382,11 +406,35 @@ post_sends(struct pc_env *e, uint64_t upto)
 	return 0;
 }
 
+/* Account the sender's completions on CQ @p cq: 0, or -1 on an error. */
+static int
+poll_send_cq(struct pc_env *e, struct roce_cq *cq)
+{
+	struct roce_wc wc[64];
+	uint64_t q, n_done;
+	int n, j;
+
+	n = roce_poll_cq(cq, wc, (int)RTE_DIM(wc));
+	for (j = 0; j < n; j++) {
+		q = wc[j].wr_id >> 32;
+		n_done = (wc[j].wr_id & UINT32_MAX) + 1;
+		if (wc[j].status != ROCE_WC_SUCCESS || q >= e->o.qps ||
+		    n_done <= e->qdone[q]) {
+			e->errors++;
+			return -1;
+		}
+		/* a signaled WR completes the unsignaled before it */
+		e->completed += n_done - e->qdone[q];
+		e->qdone[q] = n_done;
+	}
+	return 0;
+}
+
 static int
 run_to(struct pc_env *e, uint64_t total)
 {
 	struct roce_wc wc[64];
-	uint64_t q, n_done;
+	uint32_t i;
 	long it;
 	int n, j;
 
@@ -395,22 +443,12 @@ run_to(struct pc_env *e, uint64_t total)
 			return -1;
 		rte_pmd_ernic_poll(e->s[0].port);
 		rte_pmd_ernic_poll(e->s[1].port);
-		n = roce_poll_cq(e->s[0].cq, wc, (int)RTE_DIM(wc));
-		for (j = 0; j < n; j++) {
-			q = wc[j].wr_id >> 32;
-			n_done = (wc[j].wr_id & UINT32_MAX) + 1;
-			if (wc[j].status != ROCE_WC_SUCCESS || q >= e->o.qps ||
-			    n_done <= e->qdone[q]) {
-				e->errors++;
+		for (i = 0; i < e->s[0].ncq; i++)
+			if (poll_send_cq(e, e->s[0].cq[i]) != 0)
 				return -1;
-			}
-			/* a signaled WR completes the unsignaled before it */
-			e->completed += n_done - e->qdone[q];
-			e->qdone[q] = n_done;
-		}
 		if (!e->o.send)
 			continue;
-		n = roce_poll_cq(e->s[1].cq, wc, (int)RTE_DIM(wc));
+		n = roce_poll_cq(e->s[1].cq[0], wc, (int)RTE_DIM(wc));
 		for (j = 0; j < n; j++) {
 			if (wc[j].status != ROCE_WC_SUCCESS ||
 			    post_recv(e) != 0) {
@@ -492,11 +530,12 @@ main(int argc, char **argv)
 		}
 	printf("{\"op\": \"%s\", \"bytes\": %u, \"qps\": %u, \"post_list\": 1, "
 	       "\"cq_mod\": %u, \"mtu\": 4096, \"zero_copy\": %s, "
-	       "\"workers\": %u, \"handoffs\": %" PRIu64 ", "
+	       "\"workers\": %u, \"queues\": %u, \"handoffs\": %" PRIu64 ", "
 	       "\"msgs\": %u, \"data_pkts\": %u, \"pkts\": %" PRIu64 ", "
 	       "\"valgrind\": %s, \"tsc_per_msg\": %.1f}\n",
 	       e->o.send ? "send" : "write", e->o.size, e->o.qps, e->o.cq_mod,
-	       e->o.zero_copy ? "true" : "false", e->o.workers, h1 - h0,
+	       e->o.zero_copy ? "true" : "false", e->o.workers, e->o.queues,
+	       h1 - h0,
 	       e->o.msgs,
 	       e->o.msgs * ((e->o.size + 4095) / 4096), p1 - p0,
 	       RUNNING_ON_VALGRIND ? "true" : "false",

@@ -12,22 +12,38 @@
 #include "rte_pmd_ernic.h"
 #include "test_common.h"
 
+#define TEST_RING_LINK_MAXQ 8
+
+int
+test_ring_link_queues(const char *a, const char *b, unsigned int nq)
+{
+	struct rte_ring *r_ab[TEST_RING_LINK_MAXQ], *r_ba[TEST_RING_LINK_MAXQ];
+	char name[RTE_RING_NAMESIZE];
+	unsigned int i;
+
+	if (nq == 0 || nq > TEST_RING_LINK_MAXQ)
+		return -1;
+	for (i = 0; i < nq; i++) {
+		/* queue 0 keeps the one-queue names */
+		snprintf(name, sizeof(name), i == 0 ? "%s_%s" : "%s_%s_%u",
+			 a, b, i);
+		r_ab[i] = rte_ring_create(name, 4096, 0, 0);
+		snprintf(name, sizeof(name), i == 0 ? "%s_%s" : "%s_%s_%u",
+			 b, a, i);
+		r_ba[i] = rte_ring_create(name, 4096, 0, 0);
+		if (r_ab[i] == NULL || r_ba[i] == NULL)
+			return -1;
+	}
+	if (rte_eth_from_rings(a, r_ba, nq, r_ab, nq, 0) < 0 ||
+	    rte_eth_from_rings(b, r_ab, nq, r_ba, nq, 0) < 0)
+		return -1;
+	return 0;
+}
+
 int
 test_ring_link(const char *a, const char *b)
 {
-	struct rte_ring *r_ab, *r_ba;
-	char name[RTE_RING_NAMESIZE];
-
-	snprintf(name, sizeof(name), "%s_%s", a, b);
-	r_ab = rte_ring_create(name, 4096, 0, 0);
-	snprintf(name, sizeof(name), "%s_%s", b, a);
-	r_ba = rte_ring_create(name, 4096, 0, 0);
-	if (r_ab == NULL || r_ba == NULL)
-		return -1;
-	if (rte_eth_from_rings(a, &r_ba, 1, &r_ab, 1, 0) < 0 ||
-	    rte_eth_from_rings(b, &r_ab, 1, &r_ba, 1, 0) < 0)
-		return -1;
-	return 0;
+	return test_ring_link_queues(a, b, 1);
 }
 
 int

@@ -20,6 +20,12 @@
 int test_ring_link(const char *a, const char *b);
 
 /**
+ * test_ring_link() with @p nq (1..8) queues each way: TX queue i of one
+ * port is RX queue i of the other, on a ring pair of its own.
+ */
+int test_ring_link_queues(const char *a, const char *b, unsigned int nq);
+
+/**
  * Start net_ernic port @p port (test_port_start()) and create on it a PD,
  * a CQ of @p cq_depth on the port's next worker and an RC QP using that CQ
  * for both queues (@p send_wr / @p recv_wr deep, one SGE). Returns 0 or -1
