@@ -401,11 +401,14 @@ comp_scatter(struct comp_ctx *c, const struct roce_send_wqe *wqe,
 			continue;
 		}
 		n = RTE_MIN(sge->length - off, len);
-		e = roce_key_check_local(qp->dev, qp->pd, sge->lkey,
-					 sge->addr + off, n,
-					 ROCE_ACCESS_LOCAL_WRITE, &ref);
-		if (e != ROCE_OK)
-			return e;
+		/* sge[0]: checked at post (local write) and unchanged since */
+		if (i != 0 || !roce_wqe_sge0_ref(wqe, off, &ref)) {
+			e = roce_key_check_local(qp->dev, qp->pd, sge->lkey,
+						 sge->addr + off, n,
+						 ROCE_ACCESS_LOCAL_WRITE, &ref);
+			if (e != ROCE_OK)
+				return e;
+		}
 		comp_copy_from_mbuf(c->m, src, ref.host, n);
 		src += n;
 		len -= n;
@@ -689,9 +692,11 @@ comp_atomic(struct comp_ctx *c)
 		return next;
 	wqe = roce_sq_wqe(qp, c->idx);
 	orig = roce_atmack_orig(ack);
-	e = roce_key_check_local(qp->dev, qp->pd, wqe->sge[0].lkey,
-				 wqe->sge[0].addr, sizeof(orig),
-				 ROCE_ACCESS_LOCAL_WRITE, &ref);
+	/* checked at post (local write) and unchanged since: one load */
+	e = roce_wqe_sge0_ref(wqe, 0, &ref) ? ROCE_OK :
+		roce_key_check_local(qp->dev, qp->pd, wqe->sge[0].lkey,
+				     wqe->sge[0].addr, sizeof(orig),
+				     ROCE_ACCESS_LOCAL_WRITE, &ref);
 	if (e != ROCE_OK) {
 		c->err = e;
 		c->have_idx = true;

@@ -496,6 +496,26 @@ enum roce_err roce_key_check_remote(const struct roce_device *dev,
 				    uint32_t rkey, uint64_t va, uint64_t len,
 				    int access, struct roce_key_ref *ref);
 
+/**
+ * The reference roce_post_send() checked for sge[0] of @p wqe (with local
+ * write for a READ or an atomic), @p off bytes into it, while the key's
+ * entry is unchanged: true with @p ref filled (one load); false when the
+ * SGE must be checked again (its key changed since, or none was checked).
+ */
+static __rte_always_inline bool
+roce_wqe_sge0_ref(const struct roce_send_wqe *wqe, uint32_t off,
+		  struct roce_key_ref *ref)
+{
+	if (unlikely(wqe->sge0_entry == NULL) ||
+	    __atomic_load_n(&wqe->sge0_entry->state, __ATOMIC_ACQUIRE) !=
+	    wqe->sge0_state)
+		return false;
+	ref->host = wqe->sge0_host + off;
+	ref->entry = wqe->sge0_entry;
+	ref->state = wqe->sge0_state;
+	return true;
+}
+
 /** The rights a remote access asks for (RETH, AtomicETH). */
 #define ROCE_ACCESS_REMOTE_ANY (ROCE_ACCESS_REMOTE_READ | \
 				ROCE_ACCESS_REMOTE_WRITE | \

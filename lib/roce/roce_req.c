@@ -297,14 +297,8 @@ req_gather(struct req_ctx *c, uint32_t off, uint32_t len)
 			continue;
 		}
 		n = RTE_MIN(sge->length - off, len);
-		if (i == 0 && likely(wqe->sge0_entry != NULL) &&
-		    __atomic_load_n(&wqe->sge0_entry->state,
-				    __ATOMIC_ACQUIRE) == wqe->sge0_state) {
-			/* checked at post and unchanged since: one load */
-			ref.host = wqe->sge0_host + off;
-			ref.entry = wqe->sge0_entry;
-			ref.state = wqe->sge0_state;
-		} else {
+		/* sge[0]: checked at post and unchanged since, one load */
+		if (i != 0 || !roce_wqe_sge0_ref(wqe, off, &ref)) {
 			e = roce_key_check_local(qp->dev, qp->pd, sge->lkey,
 						 sge->addr + off, n, 0, &ref);
 			if (e != ROCE_OK)

@@ -1316,6 +1316,57 @@ test_recv_lkey_cache_invalidated(void)
 	env_destroy(e);
 }
 
+/*
+ * The engines use the key reference roce_post_send() checked for sge[0]
+ * while the key's entry is unchanged (roce_wqe_sge0_ref()). A local region
+ * deregistered between the post and the use must fail as without it:
+ * the WRITE's gather at the requester, the READ response's scatter and the
+ * atomic's original value at the completer, each a Local Protection Error.
+ */
+static void
+test_sge0_ref_deregistered(void)
+{
+	static const enum roce_wr_opcode ops[] = {
+		ROCE_WR_RDMA_WRITE, ROCE_WR_RDMA_READ,
+		ROCE_WR_ATOMIC_FETCH_AND_ADD,
+	};
+	struct roce_send_wr wr;
+	struct roce_sge s;
+	struct env *e;
+	unsigned int k;
+
+	for (k = 0; k < RTE_DIM(ops); k++) {
+		e = env_create(63 + k, NULL, NULL);
+		CU_ASSERT_FATAL(e != NULL);
+		s = sge(e, 0, 4096, ops[k] == ROCE_WR_RDMA_WRITE ||
+			ops[k] == ROCE_WR_RDMA_READ ? 512 : 8);
+		memset(&wr, 0, sizeof(wr));
+		wr.wr_id = k;
+		wr.opcode = ops[k];
+		wr.sg_list = &s;
+		wr.num_sge = 1;
+		wr.send_flags = ROCE_SEND_SIGNALED;
+		if (ops[k] == ROCE_WR_ATOMIC_FETCH_AND_ADD) {
+			wr.atomic.remote_addr =
+				(uint64_t)(uintptr_t)atomic_word(e);
+			wr.atomic.rkey = roce_mr_rkey(e->m[1].mr);
+			wr.atomic.compare_add = 1;
+		} else {
+			wr.rdma.remote_addr =
+				(uint64_t)(uintptr_t)e->m[1].base;
+			wr.rdma.rkey = roce_mr_rkey(e->m[1].mr);
+		}
+		CU_ASSERT_EQUAL_FATAL(post_send1(e->qp[0], &wr), 0);
+		/* before the requester or the completer gets to it */
+		CU_ASSERT_EQUAL_FATAL(roce_dereg_mr(e->m[0].mr), 0);
+		e->m[0].mr = NULL;
+		CU_ASSERT_FATAL(env_wait(e, 1, 0));
+		CU_ASSERT_EQUAL(e->wc[0][0].wr_id, k);
+		CU_ASSERT_EQUAL(e->wc[0][0].status, ROCE_WC_LOC_PROT_ERR);
+		env_destroy(e);
+	}
+}
+
 enum inject_case {
 	IC_MISALIGNED_ATOMIC,	/* IBTA 9.4.5: invalid request */
 	IC_MIDDLE_OUTSIDE_MSG,	/* IBTA 9.7.5: opcode sequence */
@@ -1913,6 +1964,8 @@ static CU_TestInfo rc_tests[] = {
 	{ "R_Key cache: a deregistered key fails", test_rkey_cache_invalidated },
 	{ "receive L_Key cache: a deregistered key fails",
 	  test_recv_lkey_cache_invalidated },
+	{ "sge[0] checked at post: a deregistered region fails",
+	  test_sge0_ref_deregistered },
 	{ "remote access errors", test_access_errors },
 	{ "misaligned atomic: invalid request", test_atomic_misaligned },
 	{ "receive buffer too small", test_recv_too_small },
