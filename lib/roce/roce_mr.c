@@ -152,14 +152,16 @@ ref_set(struct roce_key_ref *ref, const struct roce_device *dev,
 /* Datapath checks                                                    */
 /* ------------------------------------------------------------------ */
 
-enum roce_err
-roce_key_check_local(const struct roce_device *dev, const struct roce_pd *pd,
-		     uint32_t lkey, uint64_t addr, uint64_t len, int access,
-		     struct roce_key_ref *ref)
+/*
+ * The local key check; on ROCE_OK with @p len non-zero, *e and *state are
+ * the entry and its state word that passed.
+ */
+static inline enum roce_err
+key_check_local(const struct roce_device *dev, const struct roce_pd *pd,
+		uint32_t lkey, uint64_t addr, uint64_t len, int access,
+		struct roce_key_ref *ref, struct roce_key_entry *e,
+		uint32_t *state)
 {
-	struct roce_key_entry e;
-	uint32_t state;
-
 	/* a zero-length SGE touches no memory: nothing to check */
 	if (len == 0) {
 		ref_set(ref, dev, lkey, NULL, 0);
@@ -167,29 +169,28 @@ roce_key_check_local(const struct roce_device *dev, const struct roce_pd *pd,
 	}
 	if (unlikely(dev == NULL || pd == NULL))
 		return ROCE_ERR_LOC_PROT;
-	if (unlikely(!key_read(dev, lkey, &e, &state)))
+	if (unlikely(!key_read(dev, lkey, e, state)))
 		return ROCE_ERR_LOC_PROT;
 	/* windows have no L_Key: only MRs serve local SGEs (IBTA 10.6.7) */
-	if (unlikely(e.type != ROCE_KEY_MR || e.pd != pd))
+	if (unlikely(e->type != ROCE_KEY_MR || e->pd != pd))
 		return ROCE_ERR_LOC_PROT;
 	/* the device writes the buffer: local write needed (IBTA 10.6.3.1) */
 	if (unlikely((access & ROCE_ACCESS_LOCAL_WRITE) &&
-		     !(e.access & ROCE_ACCESS_LOCAL_WRITE)))
+		     !(e->access & ROCE_ACCESS_LOCAL_WRITE)))
 		return ROCE_ERR_LOC_PROT;
-	if (unlikely(!roce_range_inside(e.va, e.length, addr, len)))
+	if (unlikely(!roce_range_inside(e->va, e->length, addr, len)))
 		return ROCE_ERR_LOC_PROT;
-	ref_set(ref, dev, lkey, e.host + (addr - e.va), state);
+	ref_set(ref, dev, lkey, e->host + (addr - e->va), *state);
 	return ROCE_OK;
 }
 
-enum roce_err
-roce_key_check_remote(const struct roce_device *dev, const struct roce_pd *pd,
-		      uint32_t qpn, uint32_t rkey, uint64_t va, uint64_t len,
-		      int access, struct roce_key_ref *ref)
+/* The remote key check; *e and *state as for key_check_local(). */
+static inline enum roce_err
+key_check_remote(const struct roce_device *dev, const struct roce_pd *pd,
+		 uint32_t qpn, uint32_t rkey, uint64_t va, uint64_t len,
+		 int access, struct roce_key_ref *ref, struct roce_key_entry *e,
+		 uint32_t *state)
 {
-	struct roce_key_entry e;
-	uint32_t state;
-
 	/* IBTA C9-88: a zero-length READ/WRITE carries no usable rkey/VA */
 	if (len == 0) {
 		ref_set(ref, dev, rkey, NULL, 0);
@@ -197,27 +198,27 @@ roce_key_check_remote(const struct roce_device *dev, const struct roce_pd *pd,
 	}
 	if (unlikely(dev == NULL || pd == NULL))
 		return ROCE_ERR_LOC_ACCESS;
-	if (unlikely(!key_read(dev, rkey, &e, &state)))
+	if (unlikely(!key_read(dev, rkey, e, state)))
 		return ROCE_ERR_LOC_ACCESS;
 	/* R_Key of another PD than the QP's (IBTA 10.6.3.2, 10.6.7) */
-	if (unlikely(e.pd != pd))
+	if (unlikely(e->pd != pd))
 		return ROCE_ERR_LOC_ACCESS;
 	/* type 2 windows serve only the QP they are bound to (IBTA 10.6.7.2) */
-	if (e.type == ROCE_KEY_MW && unlikely(e.qpn != qpn))
+	if (e->type == ROCE_KEY_MW && unlikely(e->qpn != qpn))
 		return ROCE_ERR_LOC_ACCESS;
-	if (unlikely(e.type != ROCE_KEY_MR && e.type != ROCE_KEY_MW))
+	if (unlikely(e->type != ROCE_KEY_MR && e->type != ROCE_KEY_MW))
 		return ROCE_ERR_LOC_ACCESS;
 	/* every requested right must be granted (IBTA 9.7.4.1.5) */
-	if (unlikely((access & ~e.access & ROCE_ACCESS_REMOTE_ANY) != 0 ||
+	if (unlikely((access & ~e->access & ROCE_ACCESS_REMOTE_ANY) != 0 ||
 		     (access & ROCE_ACCESS_REMOTE_ANY) == 0))
 		return ROCE_ERR_LOC_ACCESS;
-	if (unlikely(!roce_range_inside(e.va, e.length, va, len)))
+	if (unlikely(!roce_range_inside(e->va, e->length, va, len)))
 		return ROCE_ERR_LOC_ACCESS;
-	ref_set(ref, dev, rkey, e.host + (va - e.va), state);
+	ref_set(ref, dev, rkey, e->host + (va - e->va), *state);
 	return ROCE_OK;
 }
 
-/* Keep the whole entry behind @p ref in @p kc. */
+/* Keep entry @p e of @p key (state word @p state) in @p kc. */
 static void
 key_cache_fill(struct roce_key_cache *kc, const struct roce_device *dev,
 	       uint32_t key, const struct roce_key_entry *e, uint32_t state)
@@ -230,6 +231,30 @@ key_cache_fill(struct roce_key_cache *kc, const struct roce_device *dev,
 }
 
 enum roce_err
+roce_key_check_local(const struct roce_device *dev, const struct roce_pd *pd,
+		     uint32_t lkey, uint64_t addr, uint64_t len, int access,
+		     struct roce_key_ref *ref)
+{
+	struct roce_key_entry e;
+	uint32_t state;
+
+	return key_check_local(dev, pd, lkey, addr, len, access, ref, &e,
+			       &state);
+}
+
+enum roce_err
+roce_key_check_remote(const struct roce_device *dev, const struct roce_pd *pd,
+		      uint32_t qpn, uint32_t rkey, uint64_t va, uint64_t len,
+		      int access, struct roce_key_ref *ref)
+{
+	struct roce_key_entry e;
+	uint32_t state;
+
+	return key_check_remote(dev, pd, qpn, rkey, va, len, access, ref, &e,
+				&state);
+}
+
+enum roce_err
 roce_key_check_local_fill(const struct roce_device *dev,
 			  const struct roce_pd *pd, uint32_t lkey,
 			  uint64_t addr, uint64_t len, int access,
@@ -237,21 +262,13 @@ roce_key_check_local_fill(const struct roce_device *dev,
 {
 	struct roce_key_entry e;
 	uint32_t state;
+	enum roce_err ret;
 
-	if (len == 0 || dev == NULL || pd == NULL)
-		return roce_key_check_local(dev, pd, lkey, addr, len, access,
-					    ref);
-	/* the checks of roce_key_check_local(), keeping the entry */
-	if (unlikely(!key_read(dev, lkey, &e, &state)))
-		return ROCE_ERR_LOC_PROT;
-	if (unlikely(e.type != ROCE_KEY_MR || e.pd != pd ||
-		     ((access & ROCE_ACCESS_LOCAL_WRITE) &&
-		      !(e.access & ROCE_ACCESS_LOCAL_WRITE)) ||
-		     !roce_range_inside(e.va, e.length, addr, len)))
-		return ROCE_ERR_LOC_PROT;
-	ref_set(ref, dev, lkey, e.host + (addr - e.va), state);
-	key_cache_fill(kc, dev, lkey, &e, state);
-	return ROCE_OK;
+	ret = key_check_local(dev, pd, lkey, addr, len, access, ref, &e,
+			      &state);
+	if (ret == ROCE_OK && len != 0)
+		key_cache_fill(kc, dev, lkey, &e, state);
+	return ret;
 }
 
 enum roce_err
@@ -263,23 +280,13 @@ roce_key_check_remote_fill(const struct roce_device *dev,
 {
 	struct roce_key_entry e;
 	uint32_t state;
+	enum roce_err ret;
 
-	if (len == 0 || dev == NULL || pd == NULL)
-		return roce_key_check_remote(dev, pd, qpn, rkey, va, len,
-					     access, ref);
-	/* the checks of roce_key_check_remote(), keeping the entry */
-	if (unlikely(!key_read(dev, rkey, &e, &state)))
-		return ROCE_ERR_LOC_ACCESS;
-	if (unlikely(e.pd != pd ||
-		     (e.type == ROCE_KEY_MW && e.qpn != qpn) ||
-		     (e.type != ROCE_KEY_MR && e.type != ROCE_KEY_MW) ||
-		     (access & ~e.access & ROCE_ACCESS_REMOTE_ANY) != 0 ||
-		     (access & ROCE_ACCESS_REMOTE_ANY) == 0 ||
-		     !roce_range_inside(e.va, e.length, va, len)))
-		return ROCE_ERR_LOC_ACCESS;
-	ref_set(ref, dev, rkey, e.host + (va - e.va), state);
-	key_cache_fill(kc, dev, rkey, &e, state);
-	return ROCE_OK;
+	ret = key_check_remote(dev, pd, qpn, rkey, va, len, access, ref, &e,
+			       &state);
+	if (ret == ROCE_OK && len != 0)
+		key_cache_fill(kc, dev, rkey, &e, state);
+	return ret;
 }
 
 /* ------------------------------------------------------------------ */

@@ -1218,6 +1218,26 @@ test_read_late_dup_resources_full(void)
 }
 
 /*
+ * Deregister side @p side's region and register the same memory again: new
+ * keys (the entry's index may be reused), the old ones gone.
+ */
+static void
+mr_reregister(struct env *e, int side)
+{
+	uint32_t lkey = roce_mr_lkey(e->m[side].mr);
+	uint32_t rkey = roce_mr_rkey(e->m[side].mr);
+	struct roce_mr *mr;
+
+	CU_ASSERT_EQUAL_FATAL(roce_dereg_mr(e->m[side].mr), 0);
+	e->m[side].mr = NULL;
+	mr = roce_reg_mr(e->l->ep[side].pd, e->m[side].base, REGION, MR_ALL);
+	CU_ASSERT_FATAL(mr != NULL);
+	CU_ASSERT_NOT_EQUAL(roce_mr_lkey(mr), lkey);
+	CU_ASSERT_NOT_EQUAL(roce_mr_rkey(mr), rkey);
+	e->m[side].mr = mr;
+}
+
+/*
  * The responder's R_Key cache (roce_key_check_remote_cached()): WRITEs to
  * the same key hit it; after the region is deregistered (and its index
  * reused by a new registration) a WRITE with the old key must fail with a
@@ -1228,7 +1248,6 @@ test_rkey_cache_invalidated(void)
 {
 	struct roce_send_wr wr;
 	struct roce_sge s;
-	struct roce_mr *mr2;
 	struct env *e = env_create(61, NULL, NULL);
 	uint32_t rkey, i;
 
@@ -1245,16 +1264,8 @@ test_rkey_cache_invalidated(void)
 		wr.rdma.remote_addr = (uint64_t)(uintptr_t)(e->m[1].base +
 							     i * 4096);
 		wr.rdma.rkey = rkey;
-		if (i == 2) {
-			/* the key goes; a new MR takes the same index */
-			CU_ASSERT_EQUAL_FATAL(roce_dereg_mr(e->m[1].mr), 0);
-			e->m[1].mr = NULL;
-			mr2 = roce_reg_mr(e->l->ep[1].pd, e->m[1].base, REGION,
-					  MR_ALL);
-			CU_ASSERT_FATAL(mr2 != NULL);
-			CU_ASSERT_NOT_EQUAL(roce_mr_rkey(mr2), rkey);
-			e->m[1].mr = mr2;
-		}
+		if (i == 2)	/* the key goes, its index may be reused */
+			mr_reregister(e, 1);
 		CU_ASSERT_EQUAL_FATAL(post_send1(e->qp[0], &wr), 0);
 		CU_ASSERT_FATAL(env_wait(e, 1, 0));
 		CU_ASSERT_EQUAL(e->wc[0][0].status, i < 2 ? ROCE_WC_SUCCESS :
@@ -1277,13 +1288,10 @@ test_recv_lkey_cache_invalidated(void)
 {
 	struct roce_send_wr wr;
 	struct roce_sge ss, rs[2];
-	struct roce_mr *mr2;
 	struct env *e = env_create(62, NULL, NULL);
-	uint32_t lkey;
 	int i;
 
 	CU_ASSERT_FATAL(e != NULL);
-	lkey = roce_mr_lkey(e->m[1].mr);
 	for (i = 0; i < 2; i++) {
 		rs[i] = sge(e, 1, (size_t)i * 4096, 512);
 		CU_ASSERT_EQUAL_FATAL(post_recv_sgl(e, 1, 70 + i, &rs[i], 1), 0);
@@ -1296,15 +1304,8 @@ test_recv_lkey_cache_invalidated(void)
 		wr.sg_list = &ss;
 		wr.num_sge = 1;
 		wr.send_flags = ROCE_SEND_SIGNALED;
-		if (i == 1) {
-			CU_ASSERT_EQUAL_FATAL(roce_dereg_mr(e->m[1].mr), 0);
-			e->m[1].mr = NULL;
-			mr2 = roce_reg_mr(e->l->ep[1].pd, e->m[1].base, REGION,
-					  MR_ALL);
-			CU_ASSERT_FATAL(mr2 != NULL);
-			CU_ASSERT_NOT_EQUAL(roce_mr_lkey(mr2), lkey);
-			e->m[1].mr = mr2;
-		}
+		if (i == 1)
+			mr_reregister(e, 1);
 		CU_ASSERT_EQUAL_FATAL(post_send1(e->qp[0], &wr), 0);
 		CU_ASSERT_FATAL(env_wait(e, 1, 1));
 		CU_ASSERT_EQUAL(e->wc[1][0].wr_id, 70 + i);
