@@ -67,8 +67,9 @@ op_carries_data(uint8_t op)
 
 /*
  * Every check of one send WR; nothing is written but the poster's L_Key
- * cache. @p total gets the message length. Returns 0, -EINVAL or -EFAULT (an SGE fails the local
- * key check: unknown lkey, other PD, out of bounds, missing local write).
+ * cache. @p total gets the message length. Returns 0, -EINVAL or -EFAULT
+ * (an SGE fails the local key check: unknown lkey, other PD, out of bounds,
+ * missing local write).
  */
 static int
 send_wr_check(struct roce_qp *qp, const struct roce_send_wr *wr,
