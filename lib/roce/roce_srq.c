@@ -221,7 +221,7 @@ roce_destroy_srq(struct roce_srq *srq)
 
 /** Validate @p wr and write it into @p wqe; 0 or the errno of the contract. */
 static int
-srq_fill_wqe(const struct roce_srq *srq, const struct roce_recv_wr *wr,
+srq_fill_wqe(struct roce_srq *srq, const struct roce_recv_wr *wr,
 	     struct roce_recv_wqe *wqe)
 {
 	const struct roce_device *dev = srq->pd->dev;
@@ -233,14 +233,18 @@ srq_fill_wqe(const struct roce_srq *srq, const struct roce_recv_wr *wr,
 		return -EINVAL;
 	for (i = 0; i < wr->num_sge; i++) {
 		const struct roce_sge *sge = &wr->sg_list[i];
+		struct roce_key_ref ref;
 
 		/*
 		 * Checked at post for an early, precise error; the responder
 		 * checks again when it writes (the MR may go away meanwhile).
+		 * One poster at a time (roce_post_recv()'s contract): the
+		 * queue's producer-line cache is its own.
 		 */
-		if (roce_key_check_local(dev, srq->pd, sge->lkey, sge->addr,
-					 sge->length, ROCE_ACCESS_LOCAL_WRITE,
-					 NULL) != ROCE_OK)
+		if (roce_key_check_local_cached(dev, srq->pd, sge->lkey,
+						sge->addr, sge->length,
+						ROCE_ACCESS_LOCAL_WRITE, &ref,
+						&srq->rq.lkc) != ROCE_OK)
 			return -EFAULT;
 		total += sge->length;
 	}

@@ -275,6 +275,52 @@ test_srq_bad_wr(void)
 	CU_ASSERT_EQUAL(roce_destroy_srq(srq), 0);
 }
 
+/*
+ * The SRQ's poster keeps the last L_Key that passed (srq->rq.lkc): a hit
+ * must still refuse a range outside the region, and a key deregistered
+ * since, its index taken by a new registration.
+ */
+static void
+test_srq_key_cache(void)
+{
+	struct roce_recv_wr wr;
+	struct roce_srq *srq;
+	struct roce_mr *m1, *m2;
+	struct roce_sge s;
+	unsigned int posted;
+
+	srq = new_srq(16, 1, 0);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(srq);
+	m1 = roce_reg_mr(pd, buf, sizeof(buf), ROCE_ACCESS_LOCAL_WRITE);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m1);
+	s.addr = (uint64_t)(uintptr_t)buf;
+	s.length = 64;
+	s.lkey = roce_mr_lkey(m1);
+	memset(&wr, 0, sizeof(wr));
+	wr.sg_list = &s;
+	wr.num_sge = 1;
+	CU_ASSERT_EQUAL(roce_post_srq_recv(srq, &wr, 1, &posted), 0);
+	CU_ASSERT_EQUAL(roce_post_srq_recv(srq, &wr, 1, &posted), 0);
+	s.addr += sizeof(buf) - 32;		/* runs past the end */
+	CU_ASSERT_EQUAL(roce_post_srq_recv(srq, &wr, 1, &posted), -EFAULT);
+	s.addr = (uint64_t)(uintptr_t)buf;
+	CU_ASSERT_EQUAL(roce_post_srq_recv(srq, &wr, 1, &posted), 0);
+	/* deregistered, the index reused: the old key fails */
+	CU_ASSERT_EQUAL(roce_dereg_mr(m1), 0);
+	m2 = roce_reg_mr(pd, buf, sizeof(buf), ROCE_ACCESS_LOCAL_WRITE);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m2);
+	CU_ASSERT_NOT_EQUAL(roce_mr_lkey(m2), s.lkey);
+	CU_ASSERT_EQUAL(roce_post_srq_recv(srq, &wr, 1, &posted), -EFAULT);
+	CU_ASSERT_EQUAL(posted, 0);
+	s.lkey = roce_mr_lkey(m2);
+	CU_ASSERT_EQUAL(roce_post_srq_recv(srq, &wr, 1, &posted), 0);
+	CU_ASSERT_EQUAL(roce_dereg_mr(m2), 0);
+	CU_ASSERT_EQUAL(roce_post_srq_recv(srq, &wr, 1, &posted), -EFAULT);
+	while (roce_srq_next(srq) != NULL)
+		roce_srq_consume(srq);
+	CU_ASSERT_EQUAL(roce_destroy_srq(srq), 0);
+}
+
 static int
 count_limit_events(struct roce_srq *srq)
 {
@@ -543,6 +589,7 @@ static CU_TestInfo srq_tests[] = {
 	{ "create arguments", test_srq_create_invalid },
 	{ "post, next/consume order, full", test_srq_post_order },
 	{ "bad WRs: keys -EFAULT, counts -EINVAL", test_srq_bad_wr },
+	{ "post: the L_Key cache follows the keys", test_srq_key_cache },
 	{ "limit event once, re-arm", test_srq_limit },
 	{ "resize: grow, shrink, order kept", test_srq_resize },
 	{ "error state: event once, no posts", test_srq_error },
