@@ -186,14 +186,41 @@ qp_owner(struct ernic_port *p, uint32_t dqpn)
 	return NULL;
 }
 
+static void
+ring_enqueue_count(struct rte_ring *r, struct rte_mbuf **pkts, uint16_t n,
+		   uint64_t *cnt, enum ernic_cnt ok, enum ernic_cnt drop)
+{
+	unsigned int k;
+
+	if (n == 0)
+		return;
+	k = rte_ring_enqueue_burst(r, (void **)pkts, n, NULL);
+	cnt[ok] += k;
+	if (k < n) {
+		rte_pktmbuf_free_bulk(pkts + k, n - k);
+		cnt[drop] += n - k;
+	}
+}
+
+/* Frames of a burst for other workers' QPs, handed over at its end. */
+struct rx_handoff {
+	uint16_t n;
+	uint16_t owners;		/**< bit i: some frame for worker i */
+	uint8_t to[ERNIC_BURST];	/**< frame i's worker */
+	struct rte_mbuf *m[ERNIC_BURST];
+};
+
+static_assert(ERNIC_MAX_WORKERS <= 16, "rx_handoff.owners holds 16 workers");
+
 /*
  * A RoCE frame for us: to its QP's engines at once when they run on this
  * worker, with the parse made to classify it (@p parsed) or one made here,
- * else unparsed to the owner's handoff ring (the owner parses it).
+ * else unparsed into @p h, for the owner's handoff ring (the owner parses
+ * it).
  */
 static inline void
 rx_roce(struct ernic_worker *w, struct rte_mbuf *m, struct roce_pkt *pkt,
-	bool parsed, uint32_t dqpn, uint64_t now)
+	bool parsed, uint32_t dqpn, uint64_t now, struct rx_handoff *h)
 {
 	struct ernic_port *p = w->port;
 	struct ernic_worker *owner;
@@ -201,12 +228,9 @@ rx_roce(struct ernic_worker *w, struct rte_mbuf *m, struct roce_pkt *pkt,
 	if (!parsed && p->nb_workers > 1) {
 		owner = qp_owner(p, dqpn);
 		if (owner != NULL && owner != w) {
-			if (rte_ring_enqueue(owner->handoff, m) == 0) {
-				w->cnt[ERNIC_CNT_RX_HANDOFF]++;
-			} else {
-				rte_pktmbuf_free(m);
-				w->cnt[ERNIC_CNT_DROP_HANDOFF_FULL]++;
-			}
+			h->to[h->n] = (uint8_t)owner->idx;
+			h->m[h->n++] = m;
+			h->owners |= (uint16_t)(1u << owner->idx);
 			return;
 		}
 		parsed = roce_parse(m, pkt) == 0;
@@ -216,6 +240,30 @@ rx_roce(struct ernic_worker *w, struct rte_mbuf *m, struct roce_pkt *pkt,
 		roce_worker_rx_parsed(w->rw, m, pkt, now);
 	else
 		roce_worker_rx(w->rw, &m, 1, now);	/* counts why it drops */
+}
+
+/*
+ * One burst enqueue a worker named in @p h, its frames in their order
+ * (a QP's frames stay in order: they all go to its one owner).
+ */
+static void
+rx_handoff_flush(struct ernic_worker *w, struct rx_handoff *h)
+{
+	struct ernic_port *p = w->port;
+	struct rte_mbuf *batch[ERNIC_BURST];
+	uint16_t i, k, o;
+
+	while (h->owners != 0) {
+		o = (uint16_t)rte_bsf32(h->owners);
+		h->owners &= (uint16_t)(h->owners - 1);
+		for (i = 0, k = 0; i < h->n; i++)
+			if (h->to[i] == o)
+				batch[k++] = h->m[i];
+		ring_enqueue_count(p->w[o].handoff, batch, k, w->cnt,
+				   ERNIC_CNT_RX_HANDOFF,
+				   ERNIC_CNT_DROP_HANDOFF_FULL);
+	}
+	h->n = 0;
 }
 
 /* The port's first queue-0 RX or TX callback, NULL when none. */
@@ -265,22 +313,6 @@ ernic_mirror(struct ernic_port *p, bool rx, struct rte_mbuf **pkts,
 #endif
 }
 
-static void
-ring_enqueue_count(struct rte_ring *r, struct rte_mbuf **pkts, uint16_t n,
-		   uint64_t *cnt, enum ernic_cnt ok, enum ernic_cnt drop)
-{
-	unsigned int k;
-
-	if (n == 0)
-		return;
-	k = rte_ring_enqueue_burst(r, (void **)pkts, n, NULL);
-	cnt[ok] += k;
-	if (k < n) {
-		rte_pktmbuf_free_bulk(pkts + k, n - k);
-		cnt[drop] += n - k;
-	}
-}
-
 /*
  * RX prefetch distance, in frames: the mbuf of frame i + 2 * ERNIC_RX_PF
  * and the first lines of frame i + ERNIC_RX_PF (its mbuf already on the
@@ -316,6 +348,7 @@ ernic_rx_dispatch(struct ernic_worker *w, struct rte_mbuf **pkts,
 {
 	struct ernic_port *p = w->port;
 	struct rte_mbuf *app[ERNIC_BURST];
+	struct rx_handoff h;
 	struct roce_pkt pkt;
 	uint32_t dqpn = UINT32_MAX;
 	uint16_t i, na = 0;
@@ -324,6 +357,8 @@ ernic_rx_dispatch(struct ernic_worker *w, struct rte_mbuf **pkts,
 	bool mirror = mirror_cb(p, true) != NULL;
 
 	w->cnt[ERNIC_CNT_RX_WIRE] += n;
+	h.n = 0;
+	h.owners = 0;
 	for (i = 0; i < RTE_MIN(n, 2 * ERNIC_RX_PF); i++)
 		rx_prefetch_mbuf(pkts[i]);
 	for (i = 0; i < RTE_MIN(n, ERNIC_RX_PF); i++)
@@ -342,7 +377,7 @@ ernic_rx_dispatch(struct ernic_worker *w, struct rte_mbuf **pkts,
 			/* before another worker may own (and free) it */
 			if (unlikely(mirror))
 				ernic_mirror(p, true, &m, 1);
-			rx_roce(w, m, &pkt, parsed, dqpn, now);
+			rx_roce(w, m, &pkt, parsed, dqpn, now, &h);
 			break;
 		case ERNIC_CLASS_ARP:
 		case ERNIC_CLASS_ND:
@@ -362,6 +397,8 @@ ernic_rx_dispatch(struct ernic_worker *w, struct rte_mbuf **pkts,
 			break;
 		}
 	}
+	if (h.n != 0)
+		rx_handoff_flush(w, &h);
 	ring_enqueue_count(p->app_ring, app, na, w->cnt, ERNIC_CNT_RX_NON_ROCE,
 			   ERNIC_CNT_DROP_APP_RING_FULL);
 }

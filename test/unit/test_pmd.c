@@ -613,7 +613,7 @@ test_roce_to_worker(void)
 	roce_to_worker(ern1, ip1, r_ab, r_ba);
 }
 
-/* A frame for a QP of worker 1 read by worker 0 is handed to worker 1. */
+/* Frames for a QP of worker 1 read by worker 0 are handed to worker 1. */
 static void
 test_handoff(void)
 {
@@ -621,9 +621,11 @@ test_handoff(void)
 	struct roce_device *dev = rte_pmd_ernic_get_device(ern0);
 	struct roce_worker *w1 = rte_pmd_ernic_get_worker(ern0, 1);
 	struct roce_pd *pd;
-	struct roce_cq *cq;
-	struct roce_qp *qp;
+	struct roce_cq *cq, *cq0;
+	struct roce_qp *qp, *qp0;
 	uint8_t f[128];
+	uint64_t unk0;
+	int i;
 	uint64_t h0 = xstat(ern0, "rx_roce_handoff");
 	uint64_t other0 = xstat(ern0, "roce_rx_drop_qp_other_worker");
 	uint64_t rst0 = xstat(ern0, "roce_rx_drop_qp_reset_init");
@@ -653,6 +655,33 @@ test_handoff(void)
 	CU_ASSERT(xstat(ern0, "roce_rx_drop_qp_other_worker") == other0);
 	CU_ASSERT(xstat(ern0, "roce_rx_drop_qp_reset_init") == rst0 + 1);
 
+	/*
+	 * One burst: worker 1's frames, handed over together at its end,
+	 * between frames worker 0 keeps (its own QP, an unknown QPN).
+	 */
+	ia.send_cq = ia.recv_cq = cq0 = roce_create_cq(
+		rte_pmd_ernic_get_worker(ern0, 0), 64);
+	CU_ASSERT_FATAL(cq0 != NULL);
+	qp0 = roce_create_qp(pd, &ia);
+	CU_ASSERT_FATAL(qp0 != NULL);
+	h0 = xstat(ern0, "rx_roce_handoff");
+	rst0 = xstat(ern0, "roce_rx_drop_qp_reset_init");
+	unk0 = xstat(ern0, "roce_rx_drop_unknown_qpn");
+	for (i = 0; i < 7; i++) {
+		uint32_t dqpn = i % 3 == 0 ? roce_qp_num(qp) :
+				i % 3 == 1 ? roce_qp_num(qp0) : 0xfff0u + i;
+
+		len = make_roce(f, ip0, dqpn);
+		inject(f, len);
+	}
+	poll_n(ern0, 4);
+	CU_ASSERT(xstat(ern0, "rx_roce_handoff") == h0 + 3);
+	CU_ASSERT(xstat(ern0, "roce_rx_drop_qp_reset_init") == rst0 + 5);
+	CU_ASSERT(xstat(ern0, "roce_rx_drop_unknown_qpn") == unk0 + 2);
+	CU_ASSERT(xstat(ern0, "roce_rx_drop_qp_other_worker") == other0);
+
+	CU_ASSERT(roce_destroy_qp(qp0) == 0);
+	CU_ASSERT(roce_destroy_cq(cq0) == 0);
 	CU_ASSERT(roce_destroy_qp(qp) == 0);
 	CU_ASSERT(roce_destroy_cq(cq) == 0);
 	CU_ASSERT(roce_dealloc_pd(pd) == 0);
