@@ -407,9 +407,11 @@ step_loopback() {
 	done
 	pingpong_row
 	# message rate: 64 B WRITEs in post lists of 32, one CQE per list
-	# (-Q must divide -l)
+	# (-Q must divide -l); for a duration like the other rows (a fixed
+	# 1280000 lasted 0.15-0.2 s, mostly start-up: performance.rst,
+	# eleventh round)
 	ernic_row msgrate_write_64_pl32 ring 1 write_bw -s 64 -l 32 -t 256 \
-		-Q 32 -n $((quick == 1 ? 64000 : 1280000))
+		-Q 32 -D "$secs"
 }
 
 # Memory on the wrong node: the same rows with the MR buffers of
