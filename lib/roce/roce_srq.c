@@ -238,8 +238,8 @@ srq_fill_wqe(struct roce_srq *srq, const struct roce_recv_wr *wr,
 		/*
 		 * Checked at post for an early, precise error; the responder
 		 * checks again when it writes (the MR may go away meanwhile).
-		 * One poster at a time (roce_post_recv()'s contract): the
-		 * queue's producer-line cache is its own.
+		 * One poster at a time (roce_verbs.h): the cache in the
+		 * queue's producer line is its own.
 		 */
 		if (roce_key_check_local_cached(dev, srq->pd, sge->lkey,
 						sge->addr, sge->length,

@@ -16,8 +16,9 @@
  * - Every QP and CQ belongs to one worker (struct roce_worker). Only that
  *   worker's thread runs roce_worker_rx() and roce_worker_poll() for it.
  * - Posting to a QP (post_send/post_recv) or an SRQ (post_srq_recv) is
- *   single-producer: one thread at a time per queue. Polling a CQ is single-consumer. Neither takes locks; they
- *   exchange indexes with the worker through acquire/release ordering.
+ *   single-producer: one thread at a time per queue. Polling a CQ is
+ *   single-consumer. Neither takes locks; they exchange indexes with the
+ *   worker through acquire/release ordering.
  * - Control operations (create/destroy/modify, MR registration) are made by
  *   one control thread; modify_qp and destroy_qp are safe while the worker
  *   runs (they hand the change to the worker through the QP's control word).
