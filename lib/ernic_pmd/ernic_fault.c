@@ -329,12 +329,6 @@ fault_link_down(const struct fault_port *p,
 	return period != 0 && (now - p->start_tsc) % period >= up;
 }
 
-static inline bool
-fault_q_idle(const struct fault_q *q)
-{
-	return q->head == q->tail && q->held == NULL && q->burst_left == 0;
-}
-
 /* Queue @p m to leave at @p due, but never before the frame ahead of it. */
 static void
 fault_fifo_push(struct fault_q *q, struct rte_mbuf *m, uint64_t due)

@@ -320,6 +320,17 @@ kn_apply(struct ernic_port *p, const struct nlmsghdr *nh)
 	}
 }
 
+/*
+ * NLMSG_OK() with the length kept signed (NLMSG_NEXT() may take it below
+ * zero, which ends the walk) and compared without mixing signs.
+ */
+static inline bool
+kn_msg_ok(const struct nlmsghdr *nh, int len)
+{
+	return len >= (int)sizeof(*nh) && nh->nlmsg_len >= sizeof(*nh) &&
+		nh->nlmsg_len <= (unsigned int)len;
+}
+
 /* Read what the kernel answered so far (lock held, never waits). */
 static void
 kn_drain(struct ernic_port *p)
@@ -335,7 +346,7 @@ kn_drain(struct ernic_port *p)
 		if (n <= 0)
 			return;
 		len = (int)n;
-		for (nh = (const struct nlmsghdr *)buf; NLMSG_OK(nh, len);
+		for (nh = (const struct nlmsghdr *)buf; kn_msg_ok(nh, len);
 		     nh = NLMSG_NEXT(nh, len)) {
 			if (nh->nlmsg_type == RTM_NEWNEIGH) {
 				kn_apply(p, nh);

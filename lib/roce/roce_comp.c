@@ -214,7 +214,7 @@ comp_kick_req(struct roce_qp *qp)
 	}
 	/* the attribute's line only when the requester waits on it */
 	if (req->wait_rd_atomic && req->rd_atomic_inflight <
-	    RTE_MAX(qp->attr.max_rd_atomic, (uint8_t)1)) {
+	    (uint32_t)RTE_MAX(qp->attr.max_rd_atomic, (uint8_t)1)) {
 		req->wait_rd_atomic = false;
 		kick = true;
 	}
