@@ -7,6 +7,7 @@
  * byte first.
  */
 #include "roce_icrc.h"
+#include "roce_icrc_priv.h"
 
 #include <errno.h>
 #include <stdbool.h>
@@ -130,25 +131,49 @@ icrc_store_le(uint8_t *p, uint32_t v)
 	p[3] = (uint8_t)(v >> 24);
 }
 
+/* Up to this many CRC input bytes the datagram is copied whole. */
+#define ICRC_COPY_MAX	256
+
+#ifdef RTE_ARCH_X86
+/* PCLMULQDQ and SSE4.1 on this CPU: probed once, when the library loads. */
+static bool icrc_has_clmul;
+
+RTE_INIT(icrc_probe_clmul)
+{
+	icrc_has_clmul = roce_icrc_clmul_usable();
+}
+#endif
+
 /*
- * ISA-L folds in independent lanes from 256 bytes on; below that it runs
- * one serial 16-byte chain (crc32_gzip_refl_by8_02 on AVX2 hosts: 62 TSC
- * cycles for 128 bytes, 83 for 192, 56 for 256; crc32_gzip_refl_by16_10
- * on AVX-512 hosts: 58, 76 and 46). A CRC input
- * of ICRC_PAD_MIN < n <= ICRC_PAD_TO bytes is therefore computed as 256:
- * leading zero bytes leave a zero CRC register unchanged, and a register
- * preset to all ones (the ICRC's) equals a zero register with the first
- * four input bytes inverted, which turns the LRH stand-in's first four
- * 0xff into zeros. So the input goes right-aligned into a zeroed buffer,
- * its first four bytes cleared, and ISA-L starts from a zero register
- * (initial value 0xffffffff in its inverted convention).
+ * The x86 kernel, where it applies: PCLMULQDQ present, a short packet,
+ * IPv4 without options or IPv6 (the kernel's masks are fixed), and the 8
+ * bytes it reads in front of the IP header inside the frame. True when it
+ * computed the ICRC of the packet at @p ip (@p n CRC input bytes) into
+ * *crc.
  */
-#define ICRC_PAD_TO	256
-#define ICRC_PAD_MIN	128
+static inline bool
+icrc_try_clmul(const uint8_t *ip, uint32_t l3_off, uint32_t n,
+	       uint32_t *crc)
+{
+#ifdef RTE_ARCH_X86
+	if (n > ROCE_ICRC_CLMUL_MAX || l3_off < ROCE_ICRC_LRH_LEN ||
+	    (ip[0] != 0x45 && (ip[0] >> 4) != 6) || !icrc_has_clmul)
+		return false;
+	*crc = roce_icrc_clmul(ip, n, (ip[0] >> 4) == 6);
+	return true;
+#else
+	RTE_SET_USED(ip);
+	RTE_SET_USED(l3_off);
+	RTE_SET_USED(n);
+	RTE_SET_USED(crc);
+	return false;
+#endif
+}
 
 /*
  * Contiguous core: on success *slot_off is the offset of the ICRC slot.
- * Up to ICRC_PAD_TO input bytes the datagram is copied once behind the LRH
+ * Short packets go to the x86 kernel where it applies; otherwise up to
+ * ICRC_COPY_MAX input bytes the datagram is copied once behind the LRH
  * stand-in and masked there (one ISA-L call); above, only the headers are
  * copied and the rest is read in place (two calls).
  */
@@ -156,13 +181,12 @@ static int
 icrc_calc_flat(const uint8_t *f, uint32_t l3_off, uint32_t len,
 	       uint32_t *icrc, uint32_t *slot_off)
 {
-	uint8_t copy[ICRC_PAD_TO] __rte_aligned(64);
+	uint8_t copy[ICRC_COPY_MAX] __rte_aligned(64);
 	uint32_t avail, dgram, crc, n;
 	const uint8_t *ip;
-	uint8_t *b;
 	int hdr_len, ret;
 
-	static_assert(ROCE_ICRC_HDR_MAX <= ICRC_PAD_TO,
+	static_assert(ROCE_ICRC_HDR_MAX <= ICRC_COPY_MAX,
 		      "the masked headers fit the copy");
 	if (f == NULL || icrc == NULL || l3_off >= len)
 		return -EINVAL;
@@ -178,18 +202,12 @@ icrc_calc_flat(const uint8_t *f, uint32_t l3_off, uint32_t len,
 		return ret;
 	/* CRC input: LRH stand-in, the datagram without its ICRC */
 	n = ROCE_ICRC_LRH_LEN + dgram - ROCE_ICRC_LEN;
-	if (n <= ICRC_PAD_MIN) {
+	if (icrc_try_clmul(ip, l3_off, n, &crc)) {
+		/* computed from the frame in place */
+	} else if (n <= ICRC_COPY_MAX) {
 		memcpy(copy + ICRC_IP_IN_COPY, ip, dgram - ROCE_ICRC_LEN);
 		icrc_mask(copy, hdr_len);
 		crc = icrc_crc(0, copy, n);
-	} else if (n <= ICRC_PAD_TO) {
-		/* right-aligned: the zeros in front are the first 256 - n < 128 */
-		b = copy + ICRC_PAD_TO - n;
-		memset(copy, 0, ICRC_PAD_TO - ICRC_PAD_MIN);
-		memcpy(b + ICRC_IP_IN_COPY, ip, dgram - ROCE_ICRC_LEN);
-		icrc_mask(b, hdr_len);
-		memset(b, 0, sizeof(uint32_t));
-		crc = icrc_crc(UINT32_MAX, copy, ICRC_PAD_TO);
 	} else {
 		memcpy(copy + ICRC_IP_IN_COPY, ip, hdr_len);
 		icrc_mask(copy, hdr_len);

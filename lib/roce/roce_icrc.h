@@ -15,9 +15,10 @@
  *  - the UDP header with the checksum set to all ones,
  *  - the BTH with byte 4 (FECN, BECN, resv6) set to 0xff,
  *  - every byte after the BTH up to the 4-byte ICRC slot,
- * and is appended least significant byte first. The masking is done on a
- * private copy of the at most 8 + 60 + 8 + 12 header bytes: the packet is
- * never modified (except the slot by the fill functions).
+ * and is appended least significant byte first. The masking is done in
+ * registers (short packets on x86 CPUs with PCLMULQDQ) or on a private copy
+ * of the at most 8 + 60 + 8 + 12 header bytes: the packet is never
+ * modified (except the slot by the fill functions).
  *
  * Every function takes the offset of the IP header (L3) in the frame; the
  * IP version comes from the version nibble, the IPv4 header length from

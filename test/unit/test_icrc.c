@@ -317,9 +317,10 @@ frame_of_len(uint8_t *f, int ver, uint32_t ihl, uint32_t plen, uint32_t *l3)
 /*
  * Every CRC input length from headers only to past 512 bytes, IPv4 (with
  * and without options; IHL 10 is a 40-byte header, IPv6's size, told
- * apart by the version only) and IPv6: the library's one-call, padded
- * (short inputs computed as 256 bytes) and two-call paths against the
- * bitwise reference, fill then verify, and a flipped payload byte caught.
+ * apart by the version only) and IPv6: the library's x86 kernel (short
+ * IPv4 without options and IPv6, on CPUs with PCLMULQDQ), one-call copy
+ * and two-call paths against the bitwise reference, fill then verify, and
+ * a flipped payload byte caught.
  */
 static void
 test_every_length(void)
@@ -344,6 +345,51 @@ test_every_length(void)
 			f[len - 5] ^= 0x01;	/* last byte before the ICRC */
 			if (roce_icrc_verify(f, l3, len) != -EBADMSG)
 				bad++;
+		}
+	}
+	CU_ASSERT_EQUAL(bad, 0);
+}
+
+/*
+ * The IP header 0 to 16 bytes into an allocation of exactly the frame's
+ * length: the x86 kernel reads the 8 bytes in front of the IP header, so
+ * it must stand aside below 8 (the copy path computes those), and nothing
+ * outside the buffer is read (the sanitizer stage's ASan sees each byte).
+ */
+static void
+test_ip_near_buffer_start(void)
+{
+	static uint8_t f[MAX_FRAME];
+	uint32_t plen, l3, len, off, n, want, at;
+	unsigned int bad = 0;
+	uint8_t *b;
+	int ver;
+
+	srand(11);
+	for (ver = 4; ver <= 6; ver += 2) {
+		/* every residue mod 16 (the kernel's padding), twice;
+		 * and the copy path's lengths
+		 */
+		for (plen = 0; plen <= 400; plen += plen < 32 ? 1 : 92) {
+			len = frame_of_len(f, ver, 5, plen, &l3);
+			want = ref_icrc(f, l3);
+			for (off = 0; off <= 16; off++) {
+				/* off bytes of whatever, then the IP datagram */
+				n = off + len - l3;
+				b = malloc(n);
+				if (b == NULL)
+					break;
+				for (at = 0; at < off; at++)
+					b[at] = (uint8_t)rand();
+				memcpy(b + off, f + l3, len - l3);
+				at = n - ROCE_ICRC_LEN;
+				if (roce_icrc_compute(b, off, n) != want ||
+				    roce_icrc_fill(b, off, n) != 0 ||
+				    load_le32(b + at) != want ||
+				    roce_icrc_verify(b, off, n) != 0)
+					bad++;
+				free(b);
+			}
 		}
 	}
 	CU_ASSERT_EQUAL(bad, 0);
@@ -804,6 +850,8 @@ static CU_TestInfo icrc_tests[] = {
 	{ "vectors: chained mbufs 1/7/64/100/1000", test_vectors_mbuf },
 	{ "every length 0-520 B after the BTH, v4/v4+options/v6",
 	  test_every_length },
+	{ "IP header 0-16 bytes into an exact buffer",
+	  test_ip_near_buffer_start },
 	{ "mbuf split at every byte", test_mbuf_every_split },
 	{ "every single-bit flip", test_every_bit_flip },
 	{ "every single-bit flip, mbuf", test_every_bit_flip_mbuf },
