@@ -171,23 +171,45 @@ icrc_try_clmul(const uint8_t *ip, uint32_t l3_off, uint32_t n,
 }
 
 /*
+ * The ICRC of the packet at @p ip through a masked copy of its headers:
+ * up to ICRC_COPY_MAX input bytes the datagram (@p dgram bytes, the
+ * headers @p hdr_len) is copied once behind the LRH stand-in and masked
+ * there (one ISA-L call); above, only the headers are copied and the rest
+ * is read in place (two calls). Out of line: the 64-byte aligned copy
+ * costs the short path a stack realignment.
+ */
+static __rte_noinline uint32_t
+icrc_calc_copy(const uint8_t *ip, uint32_t hdr_len, uint32_t dgram)
+{
+	uint8_t copy[ICRC_COPY_MAX] __rte_aligned(64);
+	uint32_t n = ROCE_ICRC_LRH_LEN + dgram - ROCE_ICRC_LEN, crc;
+
+	static_assert(ROCE_ICRC_HDR_MAX <= ICRC_COPY_MAX,
+		      "the masked headers fit the copy");
+	if (n <= ICRC_COPY_MAX) {
+		memcpy(copy + ICRC_IP_IN_COPY, ip, dgram - ROCE_ICRC_LEN);
+		icrc_mask(copy, hdr_len);
+		return icrc_crc(0, copy, n);
+	}
+	memcpy(copy + ICRC_IP_IN_COPY, ip, hdr_len);
+	icrc_mask(copy, hdr_len);
+	crc = icrc_crc(0, copy, ROCE_ICRC_LRH_LEN + hdr_len);
+	return icrc_crc(crc, ip + hdr_len, dgram - hdr_len - ROCE_ICRC_LEN);
+}
+
+/*
  * Contiguous core: on success *slot_off is the offset of the ICRC slot.
- * Short packets go to the x86 kernel where it applies; otherwise up to
- * ICRC_COPY_MAX input bytes the datagram is copied once behind the LRH
- * stand-in and masked there (one ISA-L call); above, only the headers are
- * copied and the rest is read in place (two calls).
+ * Short packets go to the x86 kernel where it applies, the rest through
+ * icrc_calc_copy().
  */
 static int
 icrc_calc_flat(const uint8_t *f, uint32_t l3_off, uint32_t len,
 	       uint32_t *icrc, uint32_t *slot_off)
 {
-	uint8_t copy[ICRC_COPY_MAX] __rte_aligned(64);
-	uint32_t avail, dgram, crc, n;
+	uint32_t avail, dgram, crc;
 	const uint8_t *ip;
 	int hdr_len, ret;
 
-	static_assert(ROCE_ICRC_HDR_MAX <= ICRC_COPY_MAX,
-		      "the masked headers fit the copy");
 	if (f == NULL || icrc == NULL || l3_off >= len)
 		return -EINVAL;
 	avail = len - l3_off;
@@ -201,20 +223,9 @@ icrc_calc_flat(const uint8_t *f, uint32_t l3_off, uint32_t len,
 	if (ret != 0)
 		return ret;
 	/* CRC input: LRH stand-in, the datagram without its ICRC */
-	n = ROCE_ICRC_LRH_LEN + dgram - ROCE_ICRC_LEN;
-	if (icrc_try_clmul(ip, l3_off, n, &crc)) {
-		/* computed from the frame in place */
-	} else if (n <= ICRC_COPY_MAX) {
-		memcpy(copy + ICRC_IP_IN_COPY, ip, dgram - ROCE_ICRC_LEN);
-		icrc_mask(copy, hdr_len);
-		crc = icrc_crc(0, copy, n);
-	} else {
-		memcpy(copy + ICRC_IP_IN_COPY, ip, hdr_len);
-		icrc_mask(copy, hdr_len);
-		crc = icrc_crc(0, copy, ROCE_ICRC_LRH_LEN + hdr_len);
-		crc = icrc_crc(crc, ip + hdr_len,
-			       dgram - hdr_len - ROCE_ICRC_LEN);
-	}
+	if (!icrc_try_clmul(ip, l3_off,
+			    ROCE_ICRC_LRH_LEN + dgram - ROCE_ICRC_LEN, &crc))
+		crc = icrc_calc_copy(ip, hdr_len, dgram);
 	*icrc = crc;
 	*slot_off = l3_off + dgram - ROCE_ICRC_LEN;
 	return 0;
