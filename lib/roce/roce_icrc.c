@@ -145,25 +145,26 @@ RTE_INIT(icrc_probe_clmul)
 #endif
 
 /*
- * The x86 kernel, where it applies: PCLMULQDQ present, a short packet,
- * IPv4 without options or IPv6 (the kernel's masks are fixed), and the 8
- * bytes it reads in front of the IP header inside the frame. True when it
- * computed the ICRC of the packet at @p ip (@p n CRC input bytes) into
- * *crc.
+ * The x86 kernel, where it applies: PCLMULQDQ present, IPv4 without
+ * options or IPv6 (the kernel's masks are fixed), and the 8 bytes it reads
+ * in front of the IP header within the same buffer (@p before bytes are).
+ * True when it computed the CRC of the first @p n input bytes of the
+ * packet at @p ip (the whole input, or its LRH stand-in and headers: the
+ * zlib convention chains) into *crc.
  */
 static inline bool
-icrc_try_clmul(const uint8_t *ip, uint32_t l3_off, uint32_t n,
+icrc_try_clmul(const uint8_t *ip, uint32_t before, uint32_t n,
 	       uint32_t *crc)
 {
 #ifdef RTE_ARCH_X86
-	if (n > ROCE_ICRC_CLMUL_MAX || l3_off < ROCE_ICRC_LRH_LEN ||
+	if (before < ROCE_ICRC_LRH_LEN ||
 	    (ip[0] != 0x45 && (ip[0] >> 4) != 6) || !icrc_has_clmul)
 		return false;
 	*crc = roce_icrc_clmul(ip, n, (ip[0] >> 4) == 6);
 	return true;
 #else
 	RTE_SET_USED(ip);
-	RTE_SET_USED(l3_off);
+	RTE_SET_USED(before);
 	RTE_SET_USED(n);
 	RTE_SET_USED(crc);
 	return false;
@@ -199,14 +200,13 @@ icrc_calc_copy(const uint8_t *ip, uint32_t hdr_len, uint32_t dgram)
 
 /*
  * Contiguous core: on success *slot_off is the offset of the ICRC slot.
- * Short packets go to the x86 kernel where it applies, the rest through
- * icrc_calc_copy().
+ * The x86 kernel where it applies, icrc_calc_copy() otherwise.
  */
 static int
 icrc_calc_flat(const uint8_t *f, uint32_t l3_off, uint32_t len,
 	       uint32_t *icrc, uint32_t *slot_off)
 {
-	uint32_t avail, dgram, crc;
+	uint32_t avail, dgram, crc, n, k;
 	const uint8_t *ip;
 	int hdr_len, ret;
 
@@ -222,10 +222,19 @@ icrc_calc_flat(const uint8_t *f, uint32_t l3_off, uint32_t len,
 	ret = icrc_check(ip, hdr_len, avail, &dgram);
 	if (ret != 0)
 		return ret;
-	/* CRC input: LRH stand-in, the datagram without its ICRC */
-	if (!icrc_try_clmul(ip, l3_off,
-			    ROCE_ICRC_LRH_LEN + dgram - ROCE_ICRC_LEN, &crc))
+	/*
+	 * CRC input: LRH stand-in, the datagram without its ICRC. The kernel
+	 * takes all of a short one; of a longer one the stand-in and the
+	 * headers, and ISA-L's lanes the rest in place.
+	 */
+	n = ROCE_ICRC_LRH_LEN + dgram - ROCE_ICRC_LEN;
+	k = n <= ROCE_ICRC_CLMUL_MAX ? n : ROCE_ICRC_LRH_LEN + (uint32_t)hdr_len;
+	if (icrc_try_clmul(ip, l3_off, k, &crc)) {
+		if (k < n)
+			crc = icrc_crc(crc, ip + hdr_len, n - k);
+	} else {
 		crc = icrc_calc_copy(ip, hdr_len, dgram);
+	}
 	*icrc = crc;
 	*slot_off = l3_off + dgram - ROCE_ICRC_LEN;
 	return 0;
@@ -383,20 +392,29 @@ icrc_calc_chain(const struct rte_mbuf *m, uint32_t l3_off, uint32_t *icrc,
 		return -EINVAL;
 	if (likely(left >= (uint32_t)hdr_len)) {
 		/* the headers in one segment (zero-copy frames): no walk */
-		memcpy(copy + ICRC_IP_IN_COPY, first, hdr_len);
+		ret = icrc_check(first, hdr_len, avail, &end);
+		if (ret != 0)
+			return ret;
+		if (!icrc_try_clmul(first, c.off,
+				    ROCE_ICRC_LRH_LEN + hdr_len, &crc)) {
+			memcpy(copy + ICRC_IP_IN_COPY, first, hdr_len);
+			icrc_mask(copy, hdr_len);
+			crc = icrc_crc(0, copy, ROCE_ICRC_LRH_LEN + hdr_len);
+		}
 		c.off += hdr_len;
 		if (c.off == c.seg->data_len) {
 			c.seg = c.seg->next;
 			c.off = 0;
 		}
-	} else if (icrc_gather(&c, copy + ICRC_IP_IN_COPY, hdr_len) != 0) {
-		return -EINVAL;
+	} else {
+		if (icrc_gather(&c, copy + ICRC_IP_IN_COPY, hdr_len) != 0)
+			return -EINVAL;
+		ret = icrc_check(copy + ICRC_IP_IN_COPY, hdr_len, avail, &end);
+		if (ret != 0)
+			return ret;
+		icrc_mask(copy, hdr_len);
+		crc = icrc_crc(0, copy, ROCE_ICRC_LRH_LEN + hdr_len);
 	}
-	ret = icrc_check(copy + ICRC_IP_IN_COPY, hdr_len, avail, &end);
-	if (ret != 0)
-		return ret;
-	icrc_mask(copy, hdr_len);
-	crc = icrc_crc(0, copy, ROCE_ICRC_LRH_LEN + hdr_len);
 	if (icrc_crc_walk(&c, end - hdr_len - ROCE_ICRC_LEN, &crc) != 0)
 		return -EINVAL;
 	*icrc = crc;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The ICRC of short RoCEv2 packets with PCLMULQDQ, straight from the frame:
+ * The ICRC of short RoCEv2 packets (and the headers' part of the ICRC of
+ * longer ones) with PCLMULQDQ, straight from the frame:
  * the LRH stand-in and the masked header fields are applied in registers,
  * so there is no masked copy, and the 16-byte blocks are folded in four
  * independent lanes, so the CRC's latency is that of about three
