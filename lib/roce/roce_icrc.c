@@ -176,10 +176,9 @@ icrc_try_clmul(const uint8_t *ip, uint32_t before, uint32_t n,
  * up to ICRC_COPY_MAX input bytes the datagram (@p dgram bytes, the
  * headers @p hdr_len) is copied once behind the LRH stand-in and masked
  * there (one ISA-L call); above, only the headers are copied and the rest
- * is read in place (two calls). Out of line: the 64-byte aligned copy
- * costs the short path a stack realignment.
+ * is read in place (two calls).
  */
-static __rte_noinline uint32_t
+static inline uint32_t
 icrc_calc_copy(const uint8_t *ip, uint32_t hdr_len, uint32_t dgram)
 {
 	uint8_t copy[ICRC_COPY_MAX] __rte_aligned(64);
@@ -199,14 +198,35 @@ icrc_calc_copy(const uint8_t *ip, uint32_t hdr_len, uint32_t dgram)
 }
 
 /*
+ * The ICRC of a packet the kernel does not take whole (longer than
+ * ROCE_ICRC_CLMUL_MAX input bytes, or a layout or CPU it does not serve):
+ * the kernel for the LRH stand-in and the headers where it applies, then
+ * ISA-L's lanes over the rest in place; icrc_calc_copy() otherwise. Out of
+ * line, so that the short path saves no registers for it.
+ */
+static __rte_noinline uint32_t
+icrc_calc_long(const uint8_t *ip, uint32_t before, uint32_t hdr_len,
+	       uint32_t dgram)
+{
+	uint32_t crc;
+
+	if (dgram + ROCE_ICRC_LRH_LEN - ROCE_ICRC_LEN > ROCE_ICRC_CLMUL_MAX &&
+	    icrc_try_clmul(ip, before, ROCE_ICRC_LRH_LEN + hdr_len, &crc))
+		return icrc_crc(crc, ip + hdr_len,
+				dgram - hdr_len - ROCE_ICRC_LEN);
+	return icrc_calc_copy(ip, hdr_len, dgram);
+}
+
+/*
  * Contiguous core: on success *slot_off is the offset of the ICRC slot.
- * The x86 kernel where it applies, icrc_calc_copy() otherwise.
+ * A short packet through the x86 kernel where it applies, the others
+ * through icrc_calc_long().
  */
 static int
 icrc_calc_flat(const uint8_t *f, uint32_t l3_off, uint32_t len,
 	       uint32_t *icrc, uint32_t *slot_off)
 {
-	uint32_t avail, dgram, crc, n, k;
+	uint32_t avail, dgram, crc, n;
 	const uint8_t *ip;
 	int hdr_len, ret;
 
@@ -222,19 +242,10 @@ icrc_calc_flat(const uint8_t *f, uint32_t l3_off, uint32_t len,
 	ret = icrc_check(ip, hdr_len, avail, &dgram);
 	if (ret != 0)
 		return ret;
-	/*
-	 * CRC input: LRH stand-in, the datagram without its ICRC. The kernel
-	 * takes all of a short one; of a longer one the stand-in and the
-	 * headers, and ISA-L's lanes the rest in place.
-	 */
+	/* CRC input: LRH stand-in, the datagram without its ICRC */
 	n = ROCE_ICRC_LRH_LEN + dgram - ROCE_ICRC_LEN;
-	k = n <= ROCE_ICRC_CLMUL_MAX ? n : ROCE_ICRC_LRH_LEN + (uint32_t)hdr_len;
-	if (icrc_try_clmul(ip, l3_off, k, &crc)) {
-		if (k < n)
-			crc = icrc_crc(crc, ip + hdr_len, n - k);
-	} else {
-		crc = icrc_calc_copy(ip, hdr_len, dgram);
-	}
+	if (n > ROCE_ICRC_CLMUL_MAX || !icrc_try_clmul(ip, l3_off, n, &crc))
+		crc = icrc_calc_long(ip, l3_off, hdr_len, dgram);
 	*icrc = crc;
 	*slot_off = l3_off + dgram - ROCE_ICRC_LEN;
 	return 0;
