@@ -482,6 +482,22 @@ roce_icrc_verify_mbuf(const struct rte_mbuf *m, uint32_t l3_off)
 }
 
 int
+roce_icrc_verify_pkt(const struct roce_pkt *pkt)
+{
+	const struct rte_mbuf *m = pkt->m;
+	const uint8_t *f = rte_pktmbuf_mtod(m, const uint8_t *);
+	uint32_t n, crc;
+
+	/* roce_parse() checked the IP header and that pkt->len holds it all */
+	n = ROCE_ICRC_LRH_LEN + pkt->len - pkt->l3_off - ROCE_ICRC_LEN;
+	if (m->data_len >= pkt->len && n <= ROCE_ICRC_CLMUL_MAX &&
+	    icrc_try_clmul(f + pkt->l3_off, pkt->l3_off, n, &crc))
+		return icrc_load_le(f + pkt->len - ROCE_ICRC_LEN) == crc ?
+			0 : -EBADMSG;
+	return roce_icrc_verify_mbuf(m, pkt->l3_off);
+}
+
+int
 roce_icrc_fill_mbuf(struct rte_mbuf *m, uint32_t l3_off)
 {
 	struct icrc_cursor slot, probe;

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "roce_icrc.h"
+#include "roce_parse.h"
 
 /*
  * Longest CRC input (LRH stand-in + datagram without the ICRC) that
@@ -38,5 +39,14 @@ bool roce_icrc_clmul_usable(void);
  * ip + n - 8.
  */
 uint32_t roce_icrc_clmul(const uint8_t *ip, uint32_t n, bool v6);
+
+/**
+ * roce_icrc_verify_mbuf() of a frame roce_parse() accepted (@p pkt, its
+ * view): the IP header and lengths it checked are not checked again.
+ *
+ * @return 0, -EBADMSG (wrong ICRC), or what roce_icrc_verify_mbuf()
+ *   returns for a frame the short path does not take
+ */
+int roce_icrc_verify_pkt(const struct roce_pkt *pkt);
 
 #endif /* ROCE_ICRC_PRIV_H */

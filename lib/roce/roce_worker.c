@@ -13,7 +13,7 @@
 #include <rte_malloc.h>
 #include <rte_pause.h>
 
-#include "roce_icrc.h"
+#include "roce_icrc_priv.h"
 #include "roce_parse.h"
 #include "roce_qp.h"
 #include "roce_txbuf.h"
@@ -522,7 +522,7 @@ worker_rx_parsed(struct roce_worker *w, struct rte_mbuf *m,
 	w->cnt[ROCE_WCNT_RX_PKTS]++;
 	w->parse_cnt[ROCE_PARSE_OK]++;
 	/* IBTA annex A17.3.3: a packet with a bad ICRC is silently dropped */
-	if (unlikely(roce_icrc_verify_mbuf(m, pkt->l3_off) != 0)) {
+	if (unlikely(roce_icrc_verify_pkt(pkt) != 0)) {
 		why = ROCE_WCNT_RX_ICRC_ERR;
 		goto count_drop;
 	}

@@ -13,6 +13,8 @@
 #include <rte_mbuf.h>
 
 #include "roce_icrc.h"
+#include "roce_icrc_priv.h"
+#include "roce_parse.h"
 #include "test_common.h"
 
 #define VECTORS_FILE	"rocev2-frames.hex"
@@ -312,6 +314,45 @@ frame_of_len(uint8_t *f, int ver, uint32_t ihl, uint32_t plen, uint32_t *l3)
 	udp[5] = (uint8_t)udp_len;
 	*l3 = 14;
 	return len;
+}
+
+/*
+ * roce_icrc_verify_pkt(), the worker's check after roce_parse(): every
+ * vector, in one segment (the x86 kernel where it applies) and in chains
+ * of 7 and 64-byte segments (roce_icrc_verify_mbuf()), verifies, and with
+ * its ICRC slot zeroed it is -EBADMSG.
+ */
+static void
+test_vectors_parsed(void)
+{
+	static const size_t segs[] = { 0, 7, 64 };
+	uint8_t zeroed[MAX_FRAME];
+	unsigned int s, parsed = 0;
+	struct roce_pkt pkt;
+	struct rte_mbuf *m;
+	int i;
+
+	for (i = 0; i < nvec; i++) {
+		const struct test_vector *v = &vec[i];
+
+		memcpy(zeroed, v->data, v->len);
+		memset(zeroed + v->len - 4, 0, 4);
+		for (s = 0; s < RTE_DIM(segs); s++) {
+			m = test_mbuf_from(v->data, v->len, segs[s]);
+			CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+			if (roce_parse(m, &pkt) == 0) {
+				parsed++;
+				CU_ASSERT_EQUAL(roce_icrc_verify_pkt(&pkt), 0);
+			}
+			rte_pktmbuf_free(m);
+			m = test_mbuf_from(zeroed, v->len, segs[s]);
+			CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+			CU_ASSERT_EQUAL_FATAL(roce_parse(m, &pkt), 0);
+			CU_ASSERT_EQUAL(roce_icrc_verify_pkt(&pkt), -EBADMSG);
+			rte_pktmbuf_free(m);
+		}
+	}
+	CU_ASSERT_EQUAL(parsed, nvec * RTE_DIM(segs));
 }
 
 /*
@@ -848,6 +889,7 @@ static CU_TestInfo icrc_tests[] = {
 	{ "annex A17 masking by hand", test_masking_by_hand },
 	{ "vectors: contiguous verify/compute/fill", test_vectors_contiguous },
 	{ "vectors: chained mbufs 1/7/64/100/1000", test_vectors_mbuf },
+	{ "vectors: parsed, the worker's check", test_vectors_parsed },
 	{ "every length 0-520 B after the BTH, v4/v4+options/v6",
 	  test_every_length },
 	{ "IP header 0-16 bytes into an exact buffer",
