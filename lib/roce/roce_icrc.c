@@ -498,6 +498,22 @@ roce_icrc_verify_pkt(const struct roce_pkt *pkt)
 }
 
 int
+roce_icrc_fill_built(struct rte_mbuf *m)
+{
+	uint8_t *f = rte_pktmbuf_mtod(m, uint8_t *);
+	uint32_t l3 = m->l2_len, n, crc;
+
+	/* the builders' frames end with the ICRC slot: no Ethernet padding */
+	n = ROCE_ICRC_LRH_LEN + m->pkt_len - l3 - ROCE_ICRC_LEN;
+	if (m->data_len >= m->pkt_len && n <= ROCE_ICRC_CLMUL_MAX &&
+	    icrc_try_clmul(f + l3, l3, n, &crc)) {
+		icrc_store_le(f + m->pkt_len - ROCE_ICRC_LEN, crc);
+		return 0;
+	}
+	return roce_icrc_fill_mbuf(m, l3);
+}
+
+int
 roce_icrc_fill_mbuf(struct rte_mbuf *m, uint32_t l3_off)
 {
 	struct icrc_cursor slot, probe;

@@ -49,4 +49,15 @@ uint32_t roce_icrc_clmul(const uint8_t *ip, uint32_t n, bool v6);
  */
 int roce_icrc_verify_pkt(const struct roce_pkt *pkt);
 
+/**
+ * roce_icrc_fill_mbuf() of a frame roce_build_mbuf() or
+ * roce_build_mbuf_tmpl() just built: the IP header at m->l2_len, the
+ * datagram ending with the ICRC slot at pkt_len (no Ethernet padding), so
+ * a one-segment short frame goes to the x86 kernel unchecked.
+ *
+ * @return 0, or what roce_icrc_fill_mbuf() returns for a frame the short
+ *   path does not take
+ */
+int roce_icrc_fill_built(struct rte_mbuf *m);
+
 #endif /* ROCE_ICRC_PRIV_H */

@@ -22,7 +22,7 @@
  *   that go-back-N resends with the PSNs it had (GATE).
  * - GATE checks, per packet, the RC window and the per-call budget.
  * - BUILD makes one packet: payload gathered from the SGEs (or inline
- *   bytes), headers by roce_build_mbuf(), ICRC by roce_icrc_fill_mbuf().
+ *   bytes), headers by roce_build_mbuf(), ICRC by roce_icrc_fill_built().
  * - SEND hands it to the worker and starts the local ACK timer (RC).
  * - ADVANCE moves the PSN and byte offset; a finished message goes to
  *   NEXT_WQE, which completes UC/UD WQEs (no ACK) through the completer.
@@ -40,7 +40,7 @@
 
 #include "roce_build.h"
 #include "roce_engine.h"
-#include "roce_icrc.h"
+#include "roce_icrc_priv.h"
 #include "roce_opcode.h"
 #include "roce_psn.h"
 #include "roce_qp.h"
@@ -766,7 +766,7 @@ req_build(struct req_ctx *c)
 	else
 		ret = roce_build_mbuf(c->m, &c->f);
 	if (ret == 0)
-		ret = roce_icrc_fill_mbuf(c->m, c->m->l2_len);
+		ret = roce_icrc_fill_built(c->m);
 	if (ret != 0) {
 		ROCE_LOG(ERR, req, "qp %u: cannot build packet psn %#x: %d",
 			 qp->qpn, c->psn, ret);

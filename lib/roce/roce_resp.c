@@ -27,7 +27,7 @@
 #include <rte_memcpy.h>
 
 #include "roce_engine.h"
-#include "roce_icrc.h"
+#include "roce_icrc_priv.h"
 #include "roce_parse.h"
 #include "roce_psn.h"
 #include "roce_qp.h"
@@ -231,7 +231,7 @@ resp_send(struct roce_qp *qp, struct roce_hdr_fields *f, const uint8_t *payload,
 		roce_build_mbuf_tmpl(m, qp->hdr_tmpl, qp->hdr_len, f) :
 		roce_build_mbuf(m, f);
 	if (rc == 0)
-		rc = roce_icrc_fill_mbuf(m, m->l2_len);
+		rc = roce_icrc_fill_built(m);
 	if (unlikely(rc != 0)) {
 		/* the path was accepted by the builder at modify time */
 		ROCE_LOG(ERR, resp, "qp %u: cannot build opcode 0x%02x: %d",
