@@ -208,6 +208,8 @@ roce_icrc_clmul(const uint8_t *ip, uint32_t n, bool v6)
 bool
 roce_icrc_clmul_usable(void)
 {
+	/* called from a constructor: the CPU model may not be read yet */
+	__builtin_cpu_init();
 	return __builtin_cpu_supports("pclmul") &&
 		__builtin_cpu_supports("sse4.1");
 }
