@@ -172,6 +172,20 @@ icrc_try_clmul(const uint8_t *ip, uint32_t before, uint32_t n,
 }
 
 /*
+ * CRC of the LRH stand-in and the @p hdr_len header bytes at @p hdr,
+ * masked in @p copy (at least ROCE_ICRC_HDR_MAX bytes; @p hdr may already
+ * be its IP header slot).
+ */
+static uint32_t
+icrc_hdr_crc_copy(uint8_t *copy, const uint8_t *hdr, uint32_t hdr_len)
+{
+	if (hdr != copy + ICRC_IP_IN_COPY)
+		memcpy(copy + ICRC_IP_IN_COPY, hdr, hdr_len);
+	icrc_mask(copy, hdr_len);
+	return icrc_crc(0, copy, ROCE_ICRC_LRH_LEN + hdr_len);
+}
+
+/*
  * The ICRC of the packet at @p ip through a masked copy of its headers:
  * up to ICRC_COPY_MAX input bytes the datagram (@p dgram bytes, the
  * headers @p hdr_len) is copied once behind the LRH stand-in and masked
@@ -191,9 +205,7 @@ icrc_calc_copy(const uint8_t *ip, uint32_t hdr_len, uint32_t dgram)
 		icrc_mask(copy, hdr_len);
 		return icrc_crc(0, copy, n);
 	}
-	memcpy(copy + ICRC_IP_IN_COPY, ip, hdr_len);
-	icrc_mask(copy, hdr_len);
-	crc = icrc_crc(0, copy, ROCE_ICRC_LRH_LEN + hdr_len);
+	crc = icrc_hdr_crc_copy(copy, ip, hdr_len);
 	return icrc_crc(crc, ip + hdr_len, dgram - hdr_len - ROCE_ICRC_LEN);
 }
 
@@ -205,10 +217,9 @@ icrc_calc_copy(const uint8_t *ip, uint32_t hdr_len, uint32_t dgram)
  * line, so that the short path saves no registers for it.
  */
 static __rte_noinline uint32_t
-icrc_calc_long(const uint8_t *ip, uint32_t before, uint32_t hdr_len,
-	       uint32_t dgram)
+icrc_calc_long(const uint8_t *ip, uint32_t before, uint32_t dgram)
 {
-	uint32_t crc;
+	uint32_t hdr_len = (uint32_t)icrc_hdr_len(ip[0]), crc;
 
 	if (dgram + ROCE_ICRC_LRH_LEN - ROCE_ICRC_LEN > ROCE_ICRC_CLMUL_MAX &&
 	    icrc_try_clmul(ip, before, ROCE_ICRC_LRH_LEN + hdr_len, &crc))
@@ -218,15 +229,28 @@ icrc_calc_long(const uint8_t *ip, uint32_t before, uint32_t hdr_len,
 }
 
 /*
+ * The ICRC of the @p dgram byte IP datagram at @p ip (@p before bytes in
+ * front of it in the buffer), whose header and length were checked:
+ * icrc_check(), roce_parse(), or one of the builders.
+ */
+static inline uint32_t
+icrc_calc_valid(const uint8_t *ip, uint32_t before, uint32_t dgram)
+{
+	uint32_t n = ROCE_ICRC_LRH_LEN + dgram - ROCE_ICRC_LEN, crc;
+
+	if (n > ROCE_ICRC_CLMUL_MAX || !icrc_try_clmul(ip, before, n, &crc))
+		crc = icrc_calc_long(ip, before, dgram);
+	return crc;
+}
+
+/*
  * Contiguous core: on success *slot_off is the offset of the ICRC slot.
- * A short packet through the x86 kernel where it applies, the others
- * through icrc_calc_long().
  */
 static int
 icrc_calc_flat(const uint8_t *f, uint32_t l3_off, uint32_t len,
 	       uint32_t *icrc, uint32_t *slot_off)
 {
-	uint32_t avail, dgram, crc, n;
+	uint32_t avail, dgram;
 	const uint8_t *ip;
 	int hdr_len, ret;
 
@@ -242,11 +266,7 @@ icrc_calc_flat(const uint8_t *f, uint32_t l3_off, uint32_t len,
 	ret = icrc_check(ip, hdr_len, avail, &dgram);
 	if (ret != 0)
 		return ret;
-	/* CRC input: LRH stand-in, the datagram without its ICRC */
-	n = ROCE_ICRC_LRH_LEN + dgram - ROCE_ICRC_LEN;
-	if (n > ROCE_ICRC_CLMUL_MAX || !icrc_try_clmul(ip, l3_off, n, &crc))
-		crc = icrc_calc_long(ip, l3_off, hdr_len, dgram);
-	*icrc = crc;
+	*icrc = icrc_calc_valid(ip, l3_off, dgram);
 	*slot_off = l3_off + dgram - ROCE_ICRC_LEN;
 	return 0;
 }
@@ -379,8 +399,8 @@ icrc_calc_chain(const struct rte_mbuf *m, uint32_t l3_off, uint32_t *icrc,
 {
 	uint8_t copy[ROCE_ICRC_HDR_MAX];
 	struct icrc_cursor c;
-	uint32_t len, avail, end, crc, left;
-	const uint8_t *first;
+	uint32_t len, avail, end, crc, left, before;
+	const uint8_t *first, *hdr;
 	int hdr_len, ret;
 
 	if (m == NULL || icrc == NULL)
@@ -402,16 +422,9 @@ icrc_calc_chain(const struct rte_mbuf *m, uint32_t l3_off, uint32_t *icrc,
 	if (avail < (uint32_t)hdr_len + ROCE_ICRC_LEN)
 		return -EINVAL;
 	if (likely(left >= (uint32_t)hdr_len)) {
-		/* the headers in one segment (zero-copy frames): no walk */
-		ret = icrc_check(first, hdr_len, avail, &end);
-		if (ret != 0)
-			return ret;
-		if (!icrc_try_clmul(first, c.off,
-				    ROCE_ICRC_LRH_LEN + hdr_len, &crc)) {
-			memcpy(copy + ICRC_IP_IN_COPY, first, hdr_len);
-			icrc_mask(copy, hdr_len);
-			crc = icrc_crc(0, copy, ROCE_ICRC_LRH_LEN + hdr_len);
-		}
+		/* the headers in one segment (zero-copy frames): read in place */
+		hdr = first;
+		before = c.off;
 		c.off += hdr_len;
 		if (c.off == c.seg->data_len) {
 			c.seg = c.seg->next;
@@ -420,12 +433,14 @@ icrc_calc_chain(const struct rte_mbuf *m, uint32_t l3_off, uint32_t *icrc,
 	} else {
 		if (icrc_gather(&c, copy + ICRC_IP_IN_COPY, hdr_len) != 0)
 			return -EINVAL;
-		ret = icrc_check(copy + ICRC_IP_IN_COPY, hdr_len, avail, &end);
-		if (ret != 0)
-			return ret;
-		icrc_mask(copy, hdr_len);
-		crc = icrc_crc(0, copy, ROCE_ICRC_LRH_LEN + hdr_len);
+		hdr = copy + ICRC_IP_IN_COPY;
+		before = ICRC_IP_IN_COPY;
 	}
+	ret = icrc_check(hdr, hdr_len, avail, &end);
+	if (ret != 0)
+		return ret;
+	if (!icrc_try_clmul(hdr, before, ROCE_ICRC_LRH_LEN + hdr_len, &crc))
+		crc = icrc_hdr_crc_copy(copy, hdr, hdr_len);
 	if (icrc_crc_walk(&c, end - hdr_len - ROCE_ICRC_LEN, &crc) != 0)
 		return -EINVAL;
 	*icrc = crc;
@@ -486,31 +501,27 @@ roce_icrc_verify_pkt(const struct roce_pkt *pkt)
 {
 	const struct rte_mbuf *m = pkt->m;
 	const uint8_t *f = rte_pktmbuf_mtod(m, const uint8_t *);
-	uint32_t n, crc;
 
 	/* roce_parse() checked the IP header and that pkt->len holds it all */
-	n = ROCE_ICRC_LRH_LEN + pkt->len - pkt->l3_off - ROCE_ICRC_LEN;
-	if (m->data_len >= pkt->len && n <= ROCE_ICRC_CLMUL_MAX &&
-	    icrc_try_clmul(f + pkt->l3_off, pkt->l3_off, n, &crc))
-		return icrc_load_le(f + pkt->len - ROCE_ICRC_LEN) == crc ?
-			0 : -EBADMSG;
-	return roce_icrc_verify_mbuf(m, pkt->l3_off);
+	if (m->data_len < pkt->len)
+		return roce_icrc_verify_mbuf(m, pkt->l3_off);
+	return icrc_load_le(f + pkt->len - ROCE_ICRC_LEN) ==
+		icrc_calc_valid(f + pkt->l3_off, pkt->l3_off,
+				pkt->len - pkt->l3_off) ? 0 : -EBADMSG;
 }
 
 int
 roce_icrc_fill_built(struct rte_mbuf *m)
 {
 	uint8_t *f = rte_pktmbuf_mtod(m, uint8_t *);
-	uint32_t l3 = m->l2_len, n, crc;
+	uint32_t l3 = m->l2_len;
 
 	/* the builders' frames end with the ICRC slot: no Ethernet padding */
-	n = ROCE_ICRC_LRH_LEN + m->pkt_len - l3 - ROCE_ICRC_LEN;
-	if (m->data_len >= m->pkt_len && n <= ROCE_ICRC_CLMUL_MAX &&
-	    icrc_try_clmul(f + l3, l3, n, &crc)) {
-		icrc_store_le(f + m->pkt_len - ROCE_ICRC_LEN, crc);
-		return 0;
-	}
-	return roce_icrc_fill_mbuf(m, l3);
+	if (m->data_len < m->pkt_len)
+		return roce_icrc_fill_mbuf(m, l3);
+	icrc_store_le(f + m->pkt_len - ROCE_ICRC_LEN,
+		      icrc_calc_valid(f + l3, l3, m->pkt_len - l3));
+	return 0;
 }
 
 int
