@@ -78,6 +78,12 @@ struct bench {
 	struct roce_recv_wr *rwr;
 	struct roce_sge *rsge;
 	uint64_t *scnt, *ccnt;
+	/**
+	 * The client's QPs that may post (bench_bw_client_iter()): all at
+	 * first, then those a completion gave room; in_ready marks them.
+	 */
+	uint32_t *ready;
+	uint8_t *in_ready;
 	uint64_t *tposted, *tcompleted;
 	uint64_t nsamples;
 	uint64_t tsc_hz;
