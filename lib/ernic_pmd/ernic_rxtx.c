@@ -319,8 +319,17 @@ ernic_mirror(struct ernic_port *p, bool rx, struct rte_mbuf **pkts,
  * way) are fetched while frame i is classified. A frame arrives cold (the
  * NIC, or in a loopback the peer's core, wrote it); classification, ICRC
  * and the copy would otherwise each wait for it in turn.
+ *
+ * A chained frame (a NIC's scattered RX; over a loopback, a zero-copy
+ * sender's headers + payload + pad/ICRC segments) follows one segment a
+ * step, each step reading only lines fetched at the step before: with the
+ * first lines, the second segment's mbuf; ERNIC_RX_PF_SEG frames ahead,
+ * its first data line and the third segment's mbuf; one frame ahead, the
+ * third's data (the ICRC). Without them the receiver's ICRC walk waited
+ * on each in turn (16384-QP 4 KB WRITE: 7 % of the run's samples).
  */
 #define ERNIC_RX_PF 4
+#define ERNIC_RX_PF_SEG 2
 
 static inline void
 rx_prefetch_mbuf(const struct rte_mbuf *m)
@@ -329,8 +338,11 @@ rx_prefetch_mbuf(const struct rte_mbuf *m)
 	rte_prefetch0((const char *)m + RTE_CACHE_LINE_SIZE);
 }
 
-/* The frame's first 256 bytes: headers, small payloads, their ICRC. */
-static inline void
+/*
+ * The frame's first 256 bytes: headers, small payloads, their ICRC; and
+ * the mbuf of its second segment. Returns whether it has one.
+ */
+static inline bool
 rx_prefetch_data(const struct rte_mbuf *m)
 {
 	uintptr_t a = rte_pktmbuf_mtod(m, uintptr_t);
@@ -340,6 +352,35 @@ rx_prefetch_data(const struct rte_mbuf *m)
 	for (a &= ~(uintptr_t)(RTE_CACHE_LINE_SIZE - 1); a < end;
 	     a += RTE_CACHE_LINE_SIZE)
 		rte_prefetch0((const void *)a);
+	if (m->next == NULL)
+		return false;
+	rx_prefetch_mbuf(m->next);
+	return true;
+}
+
+/*
+ * The further segments of frames @p i + ERNIC_RX_PF_SEG (the second's
+ * first data line, the third's mbuf) and @p i + 1 (the third's data).
+ */
+static void
+rx_prefetch_segs(struct rte_mbuf *const *pkts, uint16_t i, uint16_t n)
+{
+	const struct rte_mbuf *s;
+
+	if (i + ERNIC_RX_PF_SEG < n) {
+		s = pkts[i + ERNIC_RX_PF_SEG]->next;
+		if (s != NULL) {
+			rte_prefetch0(rte_pktmbuf_mtod(s, const void *));
+			if (s->next != NULL)
+				rx_prefetch_mbuf(s->next);
+		}
+	}
+	/* pointers, not nb_segs: no field of a chain is trusted here */
+	if (i + 1 < n) {
+		s = pkts[i + 1]->next;
+		if (s != NULL && s->next != NULL)
+			rte_prefetch0(rte_pktmbuf_mtod(s->next, const void *));
+	}
 }
 
 void
@@ -352,7 +393,7 @@ ernic_rx_dispatch(struct ernic_worker *w, struct rte_mbuf **pkts,
 	struct roce_pkt pkt;
 	uint32_t dqpn = UINT32_MAX;
 	uint16_t i, na = 0;
-	bool parsed;
+	bool parsed, chained = false;
 	/* a capture started during this burst sees the next one */
 	bool mirror = mirror_cb(p, true) != NULL;
 
@@ -362,14 +403,21 @@ ernic_rx_dispatch(struct ernic_worker *w, struct rte_mbuf **pkts,
 	for (i = 0; i < RTE_MIN(n, 2 * ERNIC_RX_PF); i++)
 		rx_prefetch_mbuf(pkts[i]);
 	for (i = 0; i < RTE_MIN(n, ERNIC_RX_PF); i++)
-		rx_prefetch_data(pkts[i]);
+		chained |= rx_prefetch_data(pkts[i]);
+	for (i = 0; i < RTE_MIN(n, ERNIC_RX_PF_SEG); i++)
+		if (unlikely(pkts[i]->next != NULL))
+			rte_prefetch0(rte_pktmbuf_mtod(pkts[i]->next,
+						       const void *));
 	for (i = 0; i < n; i++) {
 		struct rte_mbuf *m = pkts[i];
 
 		if (i + 2 * ERNIC_RX_PF < n)
 			rx_prefetch_mbuf(pkts[i + 2 * ERNIC_RX_PF]);
 		if (i + ERNIC_RX_PF < n)
-			rx_prefetch_data(pkts[i + ERNIC_RX_PF]);
+			chained |= rx_prefetch_data(pkts[i + ERNIC_RX_PF]);
+		/* flat bursts (most NICs' RX, small frames) stop here */
+		if (unlikely(chained))
+			rx_prefetch_segs(pkts, i, n);
 
 		switch (rx_classify(p, m, &pkt, &parsed, &dqpn)) {
 		case ERNIC_CLASS_ROCE:
