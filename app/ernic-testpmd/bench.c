@@ -78,7 +78,7 @@ bench_create(struct bench *b)
 	const struct app_opts *o = b->o;
 	struct roce_device_attr da;
 	struct roce_qp_init_attr ia;
-	uint64_t nsamp;
+	uint64_t nsamp, avail;
 	uint32_t i, depth;
 	int ret;
 
@@ -119,6 +119,15 @@ bench_create(struct bench *b)
 	b->qp_buf = RTE_MAX(max_size(o), (uint64_t)PERF_CYCLE_BUFFER);
 	b->qp_buf = RTE_ALIGN_CEIL(b->qp_buf, PERF_CYCLE_BUFFER);
 	b->buf_size = 2 * b->nqps * b->qp_buf;
+	/* before zeroing them: the OOM killer would answer, not an error */
+	avail = numa_buf_mem_available();
+	if (avail != 0 &&
+	    b->buf_size * RTE_MAX(b->buf_sides, 1u) > avail) {
+		BENCH_ERR(b, "cannot allocate %u x %" PRIu64 " bytes of buffers (2 x %u QPs x %" PRIu64 " bytes a side): %" PRIu64 " bytes of memory available; lower -q or the size (-s, -a)\n",
+			  RTE_MAX(b->buf_sides, 1u), b->buf_size, b->nqps,
+			  b->qp_buf, avail);
+		return -ENOMEM;
+	}
 	/* on the node of the QP's worker (numa_buf.h) */
 	b->buf = numa_buf_alloc(b->port_id, 0, b->buf_size, NULL);
 	b->pd = roce_alloc_pd(b->dev);

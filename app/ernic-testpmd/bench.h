@@ -59,6 +59,12 @@ struct bench {
 	struct roce_mr *mr;
 	uint8_t *buf;
 	uint64_t buf_size;
+	/**
+	 * Sides of this size still to allocate in this process, this one
+	 * included (0 or 1: one; the loopback's first side: 2), checked
+	 * against the memory available before any is zeroed.
+	 */
+	uint32_t buf_sides;
 	uint64_t qp_buf;	/**< BUFF_SIZE: per-QP half of the buffer */
 	uint32_t nqps;
 

@@ -54,6 +54,7 @@ lb_init(struct bench *b, const struct app_opts *o, FILE *out, uint16_t port,
 	bool server, volatile int *quit)
 {
 	memset(b, 0, sizeof(*b));
+	b->ch.fd = -1;	/* bench_destroy() closes it */
 	b->o = o;
 	b->mode = ernic_mode_find(o->mode->name);
 	b->server = server;
@@ -64,6 +65,7 @@ lb_init(struct bench *b, const struct app_opts *o, FILE *out, uint16_t port,
 	if (b->out == NULL)
 		return -errno;
 	rte_eth_dev_get_name_by_port(port, b->port_name);
+	b->buf_sides = server ? 2 : 1;	/* the server side is made first */
 	return bench_create(b);
 }
 
@@ -80,6 +82,7 @@ run_loopback_to(const struct app_opts *o, FILE *out, volatile int *quit)
 	struct chan ch[2];
 	uint16_t port[2];
 	unsigned int lcore, i;
+	bool cli_made = false;
 	int ret, sret;
 
 	/* the next lcore after this one (the main lcore, or the prompt's
@@ -113,11 +116,16 @@ run_loopback_to(const struct app_opts *o, FILE *out, volatile int *quit)
 	for (i = 0; i < 2; i++)
 		port_wait_link(port[i], LB_LINK_WAIT_S);
 	ret = lb_init(&srv, o, out, port[1], true, quit);
-	if (ret == 0)
+	if (ret == 0) {
+		cli_made = true;
 		ret = lb_init(&cli, o, out, port[0], false, quit);
+	}
 	if (ret == 0)
 		ret = chan_pair(ch);
 	if (ret != 0) {
+		/* what either side made: a device with a PD left will not close */
+		if (cli_made)
+			bench_destroy(&cli);
 		bench_destroy(&srv);
 		if (srv.out != NULL && srv.out != stdout)
 			fclose(srv.out);

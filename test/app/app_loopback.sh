@@ -4,7 +4,8 @@
 # net_ernic ports in one process (the built-in net_ring pair), --no-huge,
 # small iteration counts. Checks exit status 0 and a well-formed perftest
 # table (the column titles, then one row per size with numbers in every
-# column), the JSON rows, -R (rdma_cm), and exit status 2 for a bad flag. Then the same
+# column), the JSON rows, -R (rdma_cm), exit status 2 for a bad flag and 1
+# for buffers beyond the machine's memory. Then the same
 # through --config conf/loopback.ini ($SOFTERNIC_CONF): its [eal] args
 # and [test], -n overridden on the command line; a missing file exits 2.
 #
@@ -123,6 +124,17 @@ if [ $rc -ne 2 ] || ! grep -q 'bad value "0" for -s/--size' "$out"; then
 	fail "bad flag: exit status $rc (expected 2 and the flag named)"
 else
 	echo "ok: bad flag exits 2"
+fi
+
+# buffers beyond the machine's memory (2 x 4096 QPs x 1 GiB a side): a
+# clear error at once, not the OOM killer after zeroing what fits
+timeout 60 "$bin" "${eal[@]}" -- write_bw -q 4096 -s 1024M -n 5 --loopback >"$out" 2>&1
+rc=$?
+if [ $rc -ne 1 ] || ! grep -q 'bytes of memory available; lower -q or the size' "$out" ||
+		grep -q 'busy' "$out"; then
+	fail "buffers beyond memory: exit status $rc (expected 1, the sizes named, the ports closed)"
+else
+	echo "ok: buffers beyond memory exit 1 at once"
 fi
 
 conf=${SOFTERNIC_CONF:-$(dirname "$0")/../../conf}
