@@ -131,7 +131,6 @@ void *
 numa_buf_alloc(uint16_t port_id, uint16_t worker, size_t len,
 	       struct numa_buf_info *info)
 {
-	uint64_t avail;
 	struct rte_pmd_ernic_placement pl;
 	struct numa_buf_info inf;
 	size_t pgsz = (size_t)sysconf(_SC_PAGESIZE);
@@ -152,12 +151,6 @@ numa_buf_alloc(uint16_t port_id, uint16_t worker, size_t len,
 		return NULL;
 	}
 	e->len = (len + pgsz - 1) / pgsz * pgsz;
-	avail = numa_buf_mem_available();
-	if (avail != 0 && e->len > avail) {
-		free(e);
-		errno = ENOMEM;
-		return NULL;
-	}
 	if (numa_available() >= 0 && inf.worker_node >= 0 &&
 	    inf.worker_node <= numa_max_node()) {
 		inf.node = mr_node(inf.worker_node);

@@ -32,9 +32,9 @@ uint64_t numa_buf_mem_available(void);
 /**
  * @p len bytes (rounded up to pages), zeroed, on the node of worker
  * @p worker of net_ernic port @p port_id (environment ERNIC_MR_NODE=wrong:
- * on another node with memory, if any; ERNIC_MR_NODE=<n>: node n). NULL with errno set on failure
- * (ENOMEM also when @p len exceeds numa_buf_mem_available(): zeroing
- * more would end in the kernel's OOM killer, not in an error).
+ * on another node with memory, if any; ERNIC_MR_NODE=<n>: node n). NULL with errno set on failure.
+ * It zeroes every page: a caller checks @p len against
+ * numa_buf_mem_available() first, or the kernel's OOM killer answers.
  * @p info (may be NULL) tells where it went.
  */
 void *numa_buf_alloc(uint16_t port_id, uint16_t worker, size_t len,
