@@ -151,7 +151,6 @@ roce_worker_create_socket(struct roce_device *dev, roce_tx_burst_t tx,
 	w->tx = tx;
 	w->tx_ctx = tx_ctx;
 	w->socket = socket;
-	/* a QP arms at most two timers (retransmit, RNR wait) */
 	/* per QP: retransmit, RNR wait, DCQCN increase and pacing wake-up */
 	if (roce_timers_init(&w->timers, 4 * max_qp + 64, socket) != 0)
 		goto nomem;

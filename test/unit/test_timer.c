@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The worker timer heap: order, re-arm, cancel, capacity, callbacks re-arming. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "roce_timer.h"
 #include "test_common.h"
@@ -105,9 +106,76 @@ test_timer_rearm_cancel(void)
 	roce_timers_fini(&ts);
 }
 
+#define N_MODEL 64
+
+/*
+ * Random arms (earlier and later), cancels and runs against a model that
+ * keeps each timer's deadline in an array: the same timers run, at the
+ * same times, and next() is the model's earliest deadline.
+ */
+static void
+test_timer_model(void)
+{
+	static struct probe p[N_MODEL];
+	uint64_t model[N_MODEL];	/* deadline; UINT64_MAX: not armed */
+	struct roce_timers ts;
+	uint64_t now = 0;
+	unsigned int i, step;
+
+	CU_ASSERT_FATAL(roce_timers_init(&ts, N_MODEL, SOCKET_ID_ANY) == 0);
+	srand(11);
+	for (i = 0; i < N_MODEL; i++) {
+		memset(&p[i], 0, sizeof(p[i]));
+		roce_timer_init(&p[i].t, probe_cb, &p[i]);
+		p[i].ts = &ts;
+		model[i] = UINT64_MAX;
+	}
+	for (step = 0; step < 100000; step++) {
+		unsigned int k = (unsigned int)rand() % N_MODEL;
+		unsigned int op = (unsigned int)rand() % 8;
+		uint64_t min = UINT64_MAX;
+		unsigned int armed = 0;
+
+		if (op < 4) {
+			uint64_t at = now + 1 + (uint64_t)(rand() % 1000);
+
+			CU_ASSERT_EQUAL(roce_timer_arm(&ts, &p[k].t, at), 0);
+			model[k] = at;
+		} else if (op == 4) {
+			roce_timer_cancel(&ts, &p[k].t);
+			model[k] = UINT64_MAX;
+		} else {
+			now += (uint64_t)(rand() % 200);
+			for (i = 0; i < N_MODEL; i++)
+				p[i].fired = 0;
+			roce_timers_run(&ts, now);
+			for (i = 0; i < N_MODEL; i++) {
+				unsigned int due = model[i] <= now;
+
+				CU_ASSERT_EQUAL(p[i].fired, due);
+				if (due) {
+					CU_ASSERT_EQUAL(p[i].fired_at, now);
+					model[i] = UINT64_MAX;
+				}
+			}
+		}
+		for (i = 0; i < N_MODEL; i++) {
+			CU_ASSERT_EQUAL(roce_timer_armed(&p[i].t),
+					model[i] != UINT64_MAX);
+			armed += model[i] != UINT64_MAX;
+			if (model[i] < min)
+				min = model[i];
+		}
+		CU_ASSERT_EQUAL(ts.count, armed);
+		CU_ASSERT_EQUAL(roce_timers_next(&ts), min);
+	}
+	roce_timers_fini(&ts);
+}
+
 static CU_TestInfo timer_tests[] = {
 	{ "deadlines run once, in order", test_timer_order },
 	{ "re-arm, cancel, capacity", test_timer_rearm_cancel },
+	{ "against a model: arm, cancel, run", test_timer_model },
 	CU_TEST_INFO_NULL,
 };
 
