@@ -47,6 +47,14 @@ enum roce_req_defaults {
 	ROCE_REQ_MAX_INFLIGHT_LIMIT = ROCE_PSN_HALF - 1,
 	/** Packets one roce_req_run() call builds before yielding. */
 	ROCE_REQ_BUDGET = 32,
+	/**
+	 * Payload bytes one roce_req_run() call sends before yielding: 16
+	 * packets of 4 KB. Large packets leave, and the ACKs that free the
+	 * window come back, after half the work; small ones keep the packet
+	 * budget. (READ responses keep theirs: a byte budget there cost
+	 * read_bw; performance.rst, fourteenth round.)
+	 */
+	ROCE_REQ_BUDGET_BYTES = 64 * 1024,
 	/** Loss window (PSNs) of a QP that reaches RTS. */
 	ROCE_REQ_CWND_INIT = 128,
 	/** Loss window floor: after a local ACK timeout, never below. */

@@ -20,7 +20,8 @@
  * - GET_WQE picks req.wqe_idx: a WQE never started (ADMIT: fence and
  *   max_rd_atomic, then START assigns its PSNs) or one already started
  *   that go-back-N resends with the PSNs it had (GATE).
- * - GATE checks, per packet, the RC window and the per-call budget.
+ * - GATE checks, per packet, the RC window and the per-call budgets
+ *   (packets, payload bytes).
  * - BUILD makes one packet: payload gathered from the SGEs (or inline
  *   bytes), headers by roce_build_mbuf(), ICRC by roce_icrc_fill_built().
  * - SEND hands it to the worker and starts the local ACK timer (RC).
@@ -80,6 +81,7 @@ struct req_ctx {
 	uint32_t mtu;
 	uint8_t qp_state;
 	uint32_t sent;			/**< packets sent by this call */
+	uint32_t sent_bytes;		/**< their payload bytes */
 	bool reschedule;		/**< stopped with work left: ring again */
 	struct roce_send_wqe *wqe;	/**< WQE at req.wqe_idx */
 	enum roce_err err;		/**< REQ_ERROR: the cause */
@@ -548,7 +550,8 @@ req_gate(struct req_ctx *c)
 	struct roce_req_state *req = &qp->req;
 	const struct roce_send_wqe *wqe = c->wqe;
 
-	if (c->sent >= ROCE_REQ_BUDGET) {
+	if (c->sent >= ROCE_REQ_BUDGET ||
+	    c->sent_bytes >= ROCE_REQ_BUDGET_BYTES) {
 		c->reschedule = true;
 		return REQ_EXIT;
 	}
@@ -790,6 +793,7 @@ req_send(struct req_ctx *c)
 	roce_worker_tx(qp->w, c->m);
 	c->m = NULL;
 	c->sent++;
+	c->sent_bytes += c->payload;
 	qp->stats.tx_pkts++;
 	qp->stats.tx_bytes += c->payload;
 	if (c->retrans) {

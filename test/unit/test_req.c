@@ -1026,6 +1026,40 @@ test_window(void)
 	drop_qp(qp);
 }
 
+/*
+ * One requester run sends at most ROCE_REQ_BUDGET packets and stops once
+ * ROCE_REQ_BUDGET_BYTES of payload are out: 16 packets of 4 KB, 32 of
+ * 256 bytes; the next polls send the rest.
+ */
+static void
+check_budget(enum roce_mtu mtu, uint32_t mtu_bytes, unsigned int expect)
+{
+	struct qp_params p = rc_default;
+	uint32_t n = 3 * expect + 5;	/* within the initial loss window */
+	struct roce_qp *qp;
+
+	CU_ASSERT_FATAL(n < ROCE_REQ_CWND_INIT);
+	p.mtu = mtu;
+	qp = make_qp(&p);
+	cap_reset();
+	post_op(qp, ROCE_WR_SEND, 1, 0, n * mtu_bytes, ROCE_SEND_SIGNALED);
+	roce_worker_poll(fx.w, fx.now);
+	CU_ASSERT_EQUAL(fx.cap.n, expect);
+	roce_worker_poll(fx.w, fx.now);
+	CU_ASSERT_EQUAL(fx.cap.n, 2 * expect);
+	CU_ASSERT_EQUAL(run(), n - 2 * expect);
+	drop_qp(qp);
+}
+
+static void
+test_budget(void)
+{
+	CU_ASSERT_EQUAL(ROCE_REQ_BUDGET_BYTES / 4096, 16);
+	check_budget(ROCE_MTU_4096, 4096, ROCE_REQ_BUDGET_BYTES / 4096);
+	CU_ASSERT_TRUE(ROCE_REQ_BUDGET * 256 < ROCE_REQ_BUDGET_BYTES);
+	check_budget(ROCE_MTU_256, 256, ROCE_REQ_BUDGET);
+}
+
 /* Frames [0, n) captured carry PSNs @p first, first + 1, ... */
 static bool
 frames_from(uint32_t first, unsigned int n)
@@ -1297,6 +1331,7 @@ static CU_TestInfo req_tests[] = {
 	{ "atomic fetch-and-add", test_atomic },
 	{ "local WQEs in SQ order", test_local_wqes_in_order },
 	{ "send window", test_window },
+	{ "packet and byte budgets of a run", test_budget },
 	{ "loss window: initial, growth, halving, timeout", test_loss_window },
 	{ "loss window: ACK overtakes a resend", test_loss_window_ack_overtakes_resend },
 	{ "loss window: no stall under loss", test_loss_window_no_stall },
