@@ -14,7 +14,9 @@
 #   3. loopback ernic-testpmd --loopback (two net_ernic ports on a net_ring
 #               pair, one lcore polling each): write/read/send bandwidth over
 #               5 sizes with 1 and 64 QPs, write/send latency, 64 B message
-#               rate with post lists; the latency floor of the same two
+#               rate with post lists; the 4 KB 1-QP row again with a window
+#               deeper than the workers' pipeline (-t 512 -Q 16); the
+#               latency floor of the same two
 #               cores (shared-memory ping-pong, test/roce-pingpong)
 #   4. qps      aggregate 4 KB WRITE bandwidth with 1, 64, 1024, 16384 QPs
 #   5. workers  1 and 2 workers per port (net_memif pair, workers=N)
@@ -400,6 +402,12 @@ step_loopback() {
 			done
 		done
 	done
+	# the 4 KB 1-QP row with a window deeper than the two workers'
+	# pipeline: at perftest's defaults (-t 128 -Q 100) only 28 WRs are
+	# out when the signalled one completes (performance.rst, fourteenth
+	# round)
+	ernic_row write_bw_4096_q1_deep ring 1 write_bw -s 4096 -t 512 -Q 16 \
+		-D "$secs"
 	for op in write_lat send_lat; do
 		for size in 64 4096; do
 			ernic_row "${op}_$size" ring 1 $op -s $size -n "$lat_iters"
@@ -630,6 +638,10 @@ target('64 B WRITE msg rate', val('msgrate_write_64_pl32', 'mpps'), None, 10,
 target('64 B WRITE msg rate, one busy worker lcore (--cycles)',
        val('msgrate_write_64_pl32', 'worker_mps'), None, 10, 'M/s', '',
        absolute=True)
+# context: the same with a window that covers both workers' pipeline
+md.append('| 4 KB WRITE, 1 QP, -t 512 -Q 16, vs ICRC+copy bound | %s Gb/s | %s Gb/s | %s | (context) | - |' % (
+    fmt(val('write_bw_4096_q1_deep', 'gbps')), fmt(bound),
+    fmt(ratio(val('write_bw_4096_q1_deep', 'gbps'), bound))))
 w4 = val('write_bw_4096_q1', 'worker_mps')
 target('4 KB WRITE, one busy worker lcore (--cycles) vs bound',
        None if w4 is None else w4 * 4096 * 8 / 1000, bound, 0.8, 'Gb/s',
