@@ -257,7 +257,7 @@ cc_release(struct roce_qp *qp)
 	struct roce_cc_qp *cc = &qp->cc;
 	struct roce_timers *ts = roce_worker_timers(qp->w);
 
-	cc->active = false;
+	qp->cc_limited = 0;
 	roce_timer_cancel(ts, &cc->inc);
 	/* a requester or responder waiting for tokens goes at once */
 	if (roce_timer_armed(&cc->pace)) {
@@ -277,7 +277,7 @@ roce_cc_stop(struct roce_qp *qp)
 	ts = roce_worker_timers(qp->w);
 	roce_timer_cancel(ts, &qp->cc.inc);
 	roce_timer_cancel(ts, &qp->cc.pace);
-	qp->cc.active = false;
+	qp->cc_limited = 0;
 }
 
 void
@@ -287,6 +287,7 @@ roce_cc_reset(struct roce_qp *qp)
 
 	roce_cc_stop(qp);
 	memset(cc, 0, sizeof(*cc));
+	qp->cc_limited = 0;
 	roce_timer_init(&cc->inc, cc_inc_expired, qp);
 	roce_timer_init(&cc->pace, cc_pace_expired, qp);
 	qp->stats.cc_rate_mbps = 0;
@@ -349,7 +350,7 @@ cc_activate(struct roce_qp *qp, uint64_t now)
 	cc->cut_done = false;
 	cc->tokens = (int64_t)ROCE_CC_BURST_BYTES << 16;
 	cc->tok_ts = now;
-	cc->active = true;
+	qp->cc_limited = 1;
 }
 
 /* Reaction to one congestion notification (CNP, CE on a READ response). */
@@ -363,7 +364,7 @@ cc_react(struct roce_qp *qp, uint64_t now)
 
 	if (cc_param(dev, ROCE_CC_RP_ENABLE) == 0)
 		return;
-	if (!cc->active)
+	if (!qp->cc_limited)
 		cc_activate(qp, now);
 	else
 		cc_alpha_update(qp, now);
@@ -431,7 +432,7 @@ cc_inc_expired(struct roce_timer *t, uint64_t now)
 	struct roce_cc_qp *cc = &qp->cc;
 	uint8_t state = __atomic_load_n(&qp->state, __ATOMIC_ACQUIRE);
 
-	if (!cc->active)
+	if (!qp->cc_limited)
 		return;
 	/* RTR: a responder still sends READ responses */
 	if (state != ROCE_QPS_RTR && state != ROCE_QPS_RTS &&
@@ -441,7 +442,7 @@ cc_inc_expired(struct roce_timer *t, uint64_t now)
 	}
 	cc->t_stage++;
 	cc_increase(qp, now);
-	if (cc->active)
+	if (qp->cc_limited)
 		cc_arm(qp, &cc->inc,
 		       now + cc_us_tsc(qp->dev, ROCE_CC_RP_TIME_RESET));
 }
@@ -681,7 +682,8 @@ roce_qp_cc_query(const struct roce_qp *qp, struct roce_qp_cc_info *info)
 		return -EINVAL;
 	cc = &qp->cc;
 	memset(info, 0, sizeof(*info));
-	info->limited = __atomic_load_n(&cc->active, __ATOMIC_RELAXED);
+	info->limited =
+		__atomic_load_n(&qp->cc_limited, __ATOMIC_RELAXED) != 0;
 	if (info->limited) {
 		info->rate_mbps = cc->rc_kbps / 1000;
 		info->target_mbps = cc->rt_kbps / 1000;

@@ -41,7 +41,7 @@ struct roce_pkt;
 
 /** Per-QP congestion control state; worker-owned. */
 struct roce_cc_qp {
-	bool active;		/**< rate limiter engaged */
+	/* engaged or not: qp->cc_limited, on the QP's per-packet lines */
 	bool cnp_in_period;	/**< a CNP arrived in the current alpha period */
 	bool cut_done;		/**< at least one cut since activation */
 	uint32_t rc_kbps;	/**< current rate */
@@ -107,19 +107,18 @@ bool roce_cc_pace_check(struct roce_qp *qp, uint64_t now);
 void roce_cc_charge_bytes(struct roce_qp *qp, uint32_t bytes, uint64_t now);
 
 /**
- * Requester send gate: true when @p qp (whose state is @p cc) may send
- * now. A limited QP without tokens arms its pacing timer (which rings the
+ * Requester send gate: true when @p qp (@p limited: its qp->cc_limited,
+ * which the caller has at hand) may send now. A limited QP without tokens arms its pacing timer (which rings the
  * doorbell) and returns false.
  */
 static inline bool
-roce_cc_pace_ok(struct roce_qp *qp, const struct roce_cc_qp *cc, uint64_t now)
+roce_cc_pace_ok(struct roce_qp *qp, uint8_t limited, uint64_t now)
 {
-	if (__builtin_expect(!cc->active, 1))
+	if (__builtin_expect(!limited, 1))
 		return true;
 	return roce_cc_pace_check(qp, now);
 }
 
-/** Requester: @p bytes left for @p qp (frame bytes; READ: response bytes). */
 /*
  * The responder's gate before a READ response packet: true to send it;
  * false stops its run, and the limiter's timer puts the QP back on the
@@ -129,19 +128,22 @@ roce_cc_pace_ok(struct roce_qp *qp, const struct roce_cc_qp *cc, uint64_t now)
 bool roce_cc_resp_pace_check(struct roce_qp *qp, uint64_t now);
 
 static inline bool
-roce_cc_resp_pace_ok(struct roce_qp *qp, const struct roce_cc_qp *cc,
-		     uint64_t now)
+roce_cc_resp_pace_ok(struct roce_qp *qp, uint8_t limited, uint64_t now)
 {
-	if (__builtin_expect(!cc->active, 1))
+	if (__builtin_expect(!limited, 1))
 		return true;
 	return roce_cc_resp_pace_check(qp, now);
 }
 
+/**
+ * @p bytes left for @p qp (frame bytes; READ: response bytes), counted
+ * against its tokens while @p limited (its qp->cc_limited).
+ */
 static inline void
-roce_cc_charge(struct roce_qp *qp, const struct roce_cc_qp *cc, uint32_t bytes,
+roce_cc_charge(struct roce_qp *qp, uint8_t limited, uint32_t bytes,
 	       uint64_t now)
 {
-	if (__builtin_expect(cc->active, 0))
+	if (__builtin_expect(limited, 0))
 		roce_cc_charge_bytes(qp, bytes, now);
 }
 

@@ -144,8 +144,13 @@ struct roce_wq {
 	struct roce_key_cache lkc;
 	/** Oldest entry not yet completed; written by the worker. */
 	uint32_t cons __rte_cache_aligned;
-	uint8_t *buf __rte_cache_aligned;
+	/*
+	 * The ring's shape, set at create: on the consumer's line, which
+	 * both sides read for every WR anyway (the poster its fill level,
+	 * the worker its next slot), not on a third.
+	 */
 	uint32_t mask;		/**< slots - 1 (slots is a power of two) */
+	uint8_t *buf;
 	uint32_t max_wr;	/**< at most this many posted and not completed */
 	uint32_t stride;	/**< bytes per slot */
 	uint32_t max_sge;
@@ -154,6 +159,9 @@ struct roce_wq {
 
 static_assert(offsetof(struct roce_wq, cons) == RTE_CACHE_LINE_SIZE,
 	      "the poster's fields fit one cache line");
+static_assert(offsetof(struct roce_wq, max_inline) + sizeof(uint32_t) <=
+	      2 * RTE_CACHE_LINE_SIZE,
+	      "the consumer index and the ring's shape share one cache line");
 
 static inline void *
 roce_wq_slot(const struct roce_wq *q, uint32_t idx)

@@ -41,22 +41,27 @@ struct roce_req_state {
 	bool sr_rewind_set;	/**< ...instead of at comp.psn */
 };
 
-/* ---- completer (roce_comp.c): ACKs, NAKs, read responses, timeouts ---- */
+/*
+ * ---- completer (roce_comp.c): ACKs, NAKs, read responses, timeouts ----
+ * The first line holds what the requester reads for every packet too:
+ * the window's start, whether the ACK timer runs, the SR map's count
+ * (the map's bits follow on the second line).
+ */
 struct roce_comp_state {
 	uint32_t psn;		/**< oldest PSN not yet acknowledged */
 	uint8_t retry_left;	/**< transport retries left for the current PSN */
 	uint8_t rnr_retry_left;	/**< RNR retries left (7: infinite) */
+	bool retry_pending;	/**< no progress since retry_psn (one round a PSN) */
+	bool tlp_done;		/**< no progress since tlp_psn (one probe a PSN) */
 	uint32_t rd_offset;	/**< bytes of the current READ response placed */
+	uint32_t retry_psn;	/**< go-back-N already asked from this PSN */
+	uint32_t tlp_psn;	/**< SR: tail-loss probe sent at this comp.psn */
 	struct roce_timer retrans;	/**< local ACK timeout */
-	struct roce_timer rnr;		/**< RNR wait before resending */
-	uint32_t retry_psn;	/**< go-back-N already asked from this PSN... */
-	bool retry_pending;	/**< ...and no progress since (one round per PSN) */
 	/** SR: PSNs from comp.psn on known delivered (SACK, READ data placed) */
 	struct roce_sr_map sack;
 	/** SR: retrans runs at RTO_low; the full timeout is due then (0: not) */
 	uint64_t rto_deadline;
-	uint32_t tlp_psn;	/**< SR: tail-loss probe sent at this comp.psn... */
-	bool tlp_done;		/**< ...and no progress since (one per PSN) */
+	struct roce_timer rnr;		/**< RNR wait before resending */
 };
 
 /* ---- responder (roce_resp.c): executes inbound requests ---- */
@@ -81,6 +86,13 @@ struct roce_resp_res {
 	struct roce_key_ref ref;	/**< READ: its key, re-checked per packet */
 };
 
+/*
+ * In the order a WRITE reads it: sequence, ACK and the message's target
+ * on the first line; the R_Key cache and the SR target on the second;
+ * the SR reorder map (every packet asks its count) and the READ/atomic
+ * resources' count (every run asks it) on the third; the receive side
+ * after.
+ */
 struct roce_resp_state {
 	uint32_t epsn;		/**< expected PSN */
 	uint32_t msn;		/**< message sequence number (IBTA 9.7.5.1.3) */
@@ -88,35 +100,35 @@ struct roce_resp_state {
 	bool nak_sent;		/**< one NAK per sequence error (IBTA 9.7.5.1.2) */
 	bool in_message;	/**< between FIRST and LAST of a multi-packet message */
 	bool drop_message;	/**< UC: rest of a broken message is dropped */
-	/* current inbound SEND or WRITE */
-	uint64_t va;		/**< WRITE: the message's target (RETH VA) */
-	uint32_t resid;		/**< WRITE: bytes left of the DMA length */
-	uint32_t rkey;
-	struct roce_key_ref wref;	/**< WRITE: checked target */
-	struct roce_key_cache rkc;	/**< last R_Key that passed */
-	struct roce_key_cache lkc;	/**< last receive L_Key that passed */
-	struct roce_recv_wqe *rwqe;	/**< SEND: receive WQE being filled */
-	uint32_t recv_off;	/**< SEND: bytes placed so far */
-	bool rwqe_from_srq;
 	/* ACK coalescing */
 	bool ack_pending;
-	uint32_t ack_psn;
 	uint8_t ack_syndrome;
+	bool in_resp_list;
+	bool rwqe_from_srq;
+	uint32_t ack_psn;
+	uint32_t fatal;		/**< enum roce_err: NAK then ERR once output drained */
+	/* current inbound WRITE */
+	uint32_t write_len;	/**< WRITE: DMA length of the message */
+	uint32_t write_off;	/**< WRITE: bytes placed so far */
+	struct roce_key_ref wref;	/**< WRITE: checked target */
+	struct roce_qp *resp_next;	/**< worker's responder list link */
+	/* second line */
+	struct roce_key_cache rkc;	/**< last R_Key that passed */
+	uint64_t va;		/**< WRITE: the message's target (RETH VA) */
+	uint32_t rkey;		/**< WRITE: the message's R_Key */
+	uint32_t recv_off;	/**< SEND: bytes placed so far */
+	/* selective repeat (roce_sr.c): WRITE packets held ahead of epsn */
+	struct roce_sr_map ooo;
 	/* READ/atomic resources (max_dest_rd_atomic entries) */
 	struct roce_resp_res *res;
 	uint32_t res_head;	/**< oldest */
 	uint32_t res_count;
 	uint32_t res_cap;
-	/* responder internals (roce_resp.c) */
-	uint32_t write_len;	/**< WRITE: DMA length of the message */
-	uint32_t write_off;	/**< WRITE: bytes placed so far */
-	uint32_t fatal;		/**< enum roce_err: NAK then ERR once output drained */
+	/* current inbound SEND */
+	struct roce_recv_wqe *rwqe;	/**< SEND: receive WQE being filled */
 	struct roce_recv_wqe *srq_wqe;	/**< copy of the SRQ WQE being filled */
-	struct roce_qp *resp_next;	/**< worker's responder list link */
-	bool in_resp_list;
-	/* selective repeat (roce_sr.c): WRITE packets held ahead of epsn */
-	struct roce_sr_map ooo;
-	uint8_t ooo_op[ROCE_SR_WINDOW];		/**< their opcodes */
+	struct roce_key_cache lkc;	/**< last receive L_Key that passed */
+	uint8_t ooo_op[ROCE_SR_WINDOW];		/**< SR: held packets' opcodes */
 	uint32_t ooo_len[ROCE_SR_WINDOW];	/**< FIRST: DMA length, else payload */
 };
 
@@ -133,6 +145,7 @@ struct roce_qp_stats {
 	/* every message moves these: the first cache line */
 	uint64_t tx_pkts, tx_bytes, rx_pkts, rx_bytes;
 	uint64_t acks_rx, acks_tx;
+	uint64_t tx_zc_pkts;	/**< packets sent with zero-copy payload */
 	uint64_t retrans_pkts, timeouts, rnr_naks_rx, rnr_naks_tx;
 	uint64_t naks_rx, naks_tx;
 	uint64_t dup_requests, out_of_seq, rx_drops;
@@ -143,7 +156,6 @@ struct roce_qp_stats {
 		 timer_fails;
 	uint64_t cwnd_cuts;	/**< loss window halved: NAK / lost response */
 	uint64_t cwnd_timeouts;	/**< loss window to its floor: ACK timeout */
-	uint64_t tx_zc_pkts;	/**< packets sent with zero-copy payload */
 	/* congestion control (roce_cc.c) */
 	uint64_t ce_rx;		/**< CE-marked packets received */
 	uint64_t cnp_tx, cnp_rx;	/**< CNPs sent (NP) / taken (RP) */
@@ -175,7 +187,6 @@ struct roce_qp {
 	struct roce_device *dev;
 	struct roce_pd *pd;
 	struct roce_cq *scq, *rcq;
-	struct roce_srq *srq;
 
 	/*
 	 * What every packet of an RC/UC QP reads of the path and the
@@ -183,8 +194,8 @@ struct roce_qp {
 	 * Ethernet/IP/UDP headers (roce_build.h) and copies of the fields
 	 * of qp->path, qp->attr and qp->init that packets read, which lie
 	 * on six lines there. create_qp
-	 * (sig_all) and modify_qp (roce_qp_table.c, qp_hot_sync()) write
-	 * them with those; nothing else does.
+	 * (sig_all, srq) and modify_qp (roce_qp_table.c, qp_hot_sync())
+	 * write them with those; nothing else does, but for cc_limited.
 	 */
 	uint8_t hdr_tmpl[ROCE_QP_TMPL_MAX] __rte_cache_aligned;
 	uint16_t hdr_len;
@@ -198,15 +209,19 @@ struct roce_qp {
 	uint8_t timeout;		/**< attr.timeout (local ACK timeout) */
 	uint8_t retry_cnt;		/**< attr.retry_cnt */
 	uint8_t rnr_retry;		/**< attr.rnr_retry */
+	/** the DCQCN rate limiter is engaged (roce_cc.c, worker-written) */
+	uint8_t cc_limited;
+	struct roce_srq *srq;		/**< init.srq: the ACK's credit field */
 	/* per-QP counters, the per-message ones on their first line */
 	struct roce_qp_stats stats __rte_cache_aligned;
 
 	struct roce_wq sq;
 	struct roce_wq rq;		/**< unused when srq != NULL */
 
-	struct roce_req_state req;
-	struct roce_comp_state comp;
-	struct roce_resp_state resp;
+	/* the engines' states, each from a line of its own */
+	struct roce_req_state req __rte_cache_aligned;
+	struct roce_comp_state comp __rte_cache_aligned;
+	struct roce_resp_state resp __rte_cache_aligned;
 	struct roce_cc_qp cc;		/**< congestion control (roce_cc.c) */
 
 	/* attributes as set by modify_qp (query_qp returns them) */
@@ -229,11 +244,31 @@ struct roce_qp {
 	uint64_t retire_epoch;
 };
 
-/* the per-packet path block and the per-message counters: three lines */
-static_assert(offsetof(struct roce_qp, rnr_retry) + 1 <=
+/*
+ * What a 4 KB WRITE reads of its QP, on each side (the misses a message
+ * costs with more QPs than the caches hold): the first line; the path
+ * block; the counters' first line; the SQ's or RQ's two; the requester's
+ * line and the completer's first, or the responder's first three.
+ */
+static_assert(offsetof(struct roce_qp, hdr_tmpl) == RTE_CACHE_LINE_SIZE,
+	      "the path block follows the first line");
+static_assert(offsetof(struct roce_qp, srq) + sizeof(void *) <=
 	      offsetof(struct roce_qp, hdr_tmpl) + 2 * RTE_CACHE_LINE_SIZE,
 	      "the per-packet path fields fit two cache lines");
-static_assert(offsetof(struct roce_qp_stats, acks_tx) + sizeof(uint64_t) <=
+static_assert(sizeof(struct roce_req_state) <= RTE_CACHE_LINE_SIZE,
+	      "the requester's state fits one cache line");
+static_assert(offsetof(struct roce_comp_state, sack) +
+	      offsetof(struct roce_sr_map, count) + sizeof(uint32_t) <=
+	      RTE_CACHE_LINE_SIZE,
+	      "the completer's fields the requester reads fit its first line");
+static_assert(offsetof(struct roce_resp_state, resp_next) + sizeof(void *) <=
+	      RTE_CACHE_LINE_SIZE &&
+	      offsetof(struct roce_resp_state, recv_off) + sizeof(uint32_t) <=
+	      2 * RTE_CACHE_LINE_SIZE &&
+	      offsetof(struct roce_resp_state, res_cap) + sizeof(uint32_t) <=
+	      3 * RTE_CACHE_LINE_SIZE,
+	      "a WRITE's responder fields fit three cache lines");
+static_assert(offsetof(struct roce_qp_stats, tx_zc_pkts) + sizeof(uint64_t) <=
 	      RTE_CACHE_LINE_SIZE,
 	      "the per-message counters fit the first line of the stats");
 

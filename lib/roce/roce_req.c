@@ -580,7 +580,7 @@ req_gate(struct req_ctx *c)
 		}
 	}
 	/* DCQCN rate limiter (roce_cc.c): its timer rings when tokens are back */
-	if (!roce_cc_pace_ok(qp, &qp->cc, c->now))
+	if (!roce_cc_pace_ok(qp, qp->cc_limited, c->now))
 		return REQ_EXIT;
 	return REQ_BUILD;
 }
@@ -787,7 +787,7 @@ req_send(struct req_ctx *c)
 	struct roce_qp *qp = c->qp;
 
 	/* a READ request is charged with the response it asks for */
-	roce_cc_charge(qp, &qp->cc, c->m->pkt_len +
+	roce_cc_charge(qp, qp->cc_limited, c->m->pkt_len +
 		       (c->wqe->opcode == ROCE_WR_RDMA_READ ? c->f.dma_len +
 			c->npsn * (qp->hdr_len + 20u) : 0), c->now);
 	roce_worker_tx(qp->w, c->m);

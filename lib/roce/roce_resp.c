@@ -1397,7 +1397,7 @@ roce_resp_run(struct roce_qp *qp, uint64_t now)
 
 			/* DCQCN (roce_cc.c): a limited QP paces its READ
 			 * responses; its timer re-queues the QP */
-			if (rd && !roce_cc_resp_pace_ok(qp, &qp->cc, now))
+			if (rd && !roce_cc_resp_pace_ok(qp, qp->cc_limited, now))
 				return sent;
 			rc = rd ? resp_send_read(qp, res) :
 				resp_send_atomic_ack(qp, res);
@@ -1409,7 +1409,7 @@ roce_resp_run(struct roce_qp *qp, uint64_t now)
 				goto again;
 			sent++;
 			if (rd)
-				roce_cc_charge(qp, &qp->cc, RTE_MIN(len,
+				roce_cc_charge(qp, qp->cc_limited, RTE_MIN(len,
 					roce_qp_mtu(qp)) + qp->hdr_len + 20u, now);
 		}
 		if (res->pending)
@@ -1451,7 +1451,6 @@ roce_resp_reset(struct roce_qp *qp)
 	r->in_message = false;
 	r->drop_message = false;
 	r->va = 0;
-	r->resid = 0;
 	r->rkey = 0;
 	memset(&r->wref, 0, sizeof(r->wref));
 	memset(&r->rkc, 0, sizeof(r->rkc));

@@ -64,9 +64,9 @@ enum {
 
 /** A window of PSNs, one bit each. */
 struct roce_sr_map {
-	uint64_t bits[ROCE_SR_WORDS];	/**< bit psn % ROCE_SR_WINDOW */
 	uint32_t base;			/**< first PSN of the window */
-	uint32_t count;			/**< bits set */
+	uint32_t count;			/**< bits set (first: asked per packet) */
+	uint64_t bits[ROCE_SR_WORDS];	/**< bit psn % ROCE_SR_WINDOW */
 };
 
 /** Empty map whose window starts at @p base. */

@@ -1308,7 +1308,7 @@ test_recv_lkey_cache_invalidated(void)
 			mr_reregister(e, 1);
 		CU_ASSERT_EQUAL_FATAL(post_send1(e->qp[0], &wr), 0);
 		CU_ASSERT_FATAL(env_wait(e, 1, 1));
-		CU_ASSERT_EQUAL(e->wc[1][0].wr_id, 70 + i);
+		CU_ASSERT_EQUAL(e->wc[1][0].wr_id, (uint64_t)(70 + i));
 		CU_ASSERT_EQUAL(e->wc[1][0].status, i == 0 ? ROCE_WC_SUCCESS :
 				ROCE_WC_LOC_PROT_ERR);
 		CU_ASSERT_EQUAL(e->wc[0][0].status, i == 0 ? ROCE_WC_SUCCESS :
