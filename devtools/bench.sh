@@ -516,7 +516,8 @@ step_cost() {
 		"pmd_write_4096_q1_cm1:--op write --size 4096 --msgs 16384 --qps 1 --cq-mod 1" \
 		"pmd_write_4096_q64:--op write --size 4096 --msgs 16384 --qps 64" \
 		"pmd_write_4096_q1024:--op write --size 4096 --msgs 16384 --qps 1024" \
-		"pmd_write_4096_q16384:--op write --size 4096 --msgs 16384 --qps 16384"; do
+		"pmd_write_4096_q16384:--op write --size 4096 --msgs 16384 --qps 16384" \
+		"pmd_write_4096_q16384_zc_pa:--op write --size 4096 --msgs 16384 --qps 16384 --zero-copy --iova-pa"; do
 		name=${spec%%:*}
 		args=${spec#*:}
 		# pmd_*: the whole net_ernic datapath over net_ring (roce-cost-pmd)
@@ -555,6 +556,8 @@ row = {'name': 'cost_' + name, 'step': 'cost', 'bytes': r['bytes'],
        'instr_per_msg': ir / r['msgs'], 'instr_per_pkt': ir / r['pkts'],
        'instr_per_data_pkt': ir / r['data_pkts'],
        'zero_copy': r['zero_copy'], 'post_list': r['post_list'],
+       'iova_pa': r.get('iova_pa', False),
+       'mr_iova_cached': r.get('mr_iova_cached', True),
        'cq_mod': r.get('cq_mod'), 'workers': r.get('workers', 1),
        'link_queues': r.get('queues', 1),
        'handoffs_per_pkt': r.get('handoffs', 0) / r['pkts']}

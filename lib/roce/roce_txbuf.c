@@ -46,14 +46,17 @@ roce_txbuf_iova(const void *addr, uint32_t len,
 	last = (const char *)addr + len - 1;
 	if (msl == NULL)
 		msl = rte_mem_virt2memseg_list(addr);
-	/* both NULL when the range leaves the list */
-	ms = rte_mem_virt2memseg(addr, msl);
-	ms_last = rte_mem_virt2memseg(last, msl);
-	if (ms == NULL || ms_last == NULL || ms->iova == RTE_BAD_IOVA ||
-	    ms_last->iova == RTE_BAD_IOVA)
+	ms = rte_mem_virt2memseg(addr, msl);	/* NULL when outside the list */
+	if (ms == NULL || ms->iova == RTE_BAD_IOVA)
 		return RTE_BAD_IOVA;
 	iova = ms->iova + (uintptr_t)((const char *)addr -
 				      (const char *)ms->addr);
+	/* a packet's range seldom crosses a page: one lookup, not two */
+	if ((uintptr_t)last - (uintptr_t)ms->addr < ms->len)
+		return iova;
+	ms_last = rte_mem_virt2memseg(last, msl);
+	if (ms_last == NULL || ms_last->iova == RTE_BAD_IOVA)
+		return RTE_BAD_IOVA;
 	iova_last = ms_last->iova + (uintptr_t)(last -
 						(const char *)ms_last->addr);
 	if (iova_last - iova != len - 1)

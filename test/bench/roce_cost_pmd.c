@@ -27,6 +27,13 @@
  * own and no frame is handed over, the layout of a multi-queue NIC
  * steering each QP's frames to its worker.
  *
+ * --iova-pa runs EAL on huge pages with IOVA as PA (root, free huge
+ * pages) and puts the MR buffers in DPDK memory: zero-copy frames then get
+ * their IOVA looked up page by page where the buffer's pages are not
+ * IOVA-contiguous, as devtools/bench.sh's ernic-testpmd runs do; without
+ * it (--no-huge, IOVA as VA) the IOVA is the address. "mr_iova_cached" in
+ * the output: the sender's buffer is IOVA-contiguous (no lookups).
+ *
  * Under valgrind --tool=callgrind --collect-atstart=no only the measured
  * phase (after --warmup messages) is collected: "Collected" divided by the
  * messages printed here is the cost. Output: one JSON object on stdout;
@@ -41,9 +48,12 @@
 
 #include <rte_bus_vdev.h>
 #include <rte_cycles.h>
+#include <rte_errno.h>
 #include <rte_ethdev.h>
+#include <rte_malloc.h>
 #include <valgrind/callgrind.h>
 
+#include "roce_txbuf.h"
 #include "roce_verbs.h"
 #include "rte_pmd_ernic.h"
 #include "test_common.h"
@@ -66,6 +76,7 @@ struct pc_opts {
 	uint32_t workers;	/* a port's; the QPs on the last (one queue) */
 	uint32_t queues;	/* the link's each way: 1 or workers */
 	bool zero_copy;
+	bool iova_pa;		/* huge pages, IOVA as PA, buffers in them */
 };
 
 struct pc_side {
@@ -76,6 +87,7 @@ struct pc_side {
 	struct roce_qp **qp;	/* opts.qps of them */
 	struct roce_mr *mr;
 	uint8_t *buf;		/* opts.qps slots of slot bytes */
+	bool buf_iova_cached;	/* IOVA-contiguous: no per-packet lookup */
 	uint8_t mac[6];
 };
 
@@ -93,7 +105,7 @@ struct pc_env {
 static void
 usage(const char *prog)
 {
-	fprintf(stderr, "usage: %s [--op write|send] [--size N] [--msgs N] [--warmup N] [--cq-mod N] [--qps N (WRITE; msgs and warmup rounded up to multiples)] [--workers N (1-4)] [--queues N (1, or --workers with --qps a multiple of it)] [--zero-copy]\n",
+	fprintf(stderr, "usage: %s [--op write|send] [--size N] [--msgs N] [--warmup N] [--cq-mod N] [--qps N (WRITE; msgs and warmup rounded up to multiples)] [--workers N (1-4)] [--queues N (1, or --workers with --qps a multiple of it)] [--zero-copy] [--iova-pa]\n",
 		prog);
 }
 
@@ -110,6 +122,7 @@ parse_opts(int argc, char **argv, struct pc_opts *o)
 		{ "workers", required_argument, NULL, 'W' },
 		{ "queues", required_argument, NULL, 'Q' },
 		{ "zero-copy", no_argument, NULL, 'z' },
+		{ "iova-pa", no_argument, NULL, 'P' },
 		{ NULL, 0, NULL, 0 },
 	};
 	char *end;
@@ -125,9 +138,14 @@ parse_opts(int argc, char **argv, struct pc_opts *o)
 	o->workers = 1;
 	o->queues = 1;
 	o->zero_copy = false;
+	o->iova_pa = false;
 	while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
 		if (c == 'z') {
 			o->zero_copy = true;
+			continue;
+		}
+		if (c == 'P') {
+			o->iova_pa = true;
 			continue;
 		}
 		if (c == 'o') {
@@ -275,10 +293,13 @@ env_create(struct pc_env *e)
 		memcpy(s->mac, m.addr_bytes, 6);
 		if (side_create(s, &e->o) != 0)
 			return -1;
-		s->buf = aligned_alloc(4096, bytes);
+		s->buf = e->o.iova_pa ? rte_malloc("pc_buf", bytes, 4096) :
+					aligned_alloc(4096, bytes);
 		if (s->buf == NULL)
 			return -1;
 		memset(s->buf, i == 0 ? 0x5a : 0, bytes);
+		s->buf_iova_cached =
+			roce_txbuf_range_iova(s->buf, bytes) != RTE_BAD_IOVA;
 		s->mr = roce_reg_mr(s->pd, s->buf, bytes,
 				    ROCE_ACCESS_LOCAL_WRITE |
 				    ROCE_ACCESS_REMOTE_WRITE);
@@ -317,7 +338,10 @@ env_destroy(struct pc_env *e)
 			test_rc_end_destroy(s->port, s->pd, s->cq[0],
 					    s->qp != NULL ? s->qp[0] : NULL);
 		free(s->qp);
-		free(s->buf);
+		if (e->o.iova_pa)
+			rte_free(s->buf);
+		else
+			free(s->buf);
 	}
 	free(e->qposted);
 	free(e->qdone);
@@ -481,6 +505,34 @@ port_handoffs(uint16_t port)
 	return v;
 }
 
+/*
+ * --iova-pa: huge pages allocated as needed, IOVA as PA or nothing. Files
+ * on hugetlbfs unlinked once mapped, not --in-memory: valgrind cannot
+ * map the latter's memfd huge pages.
+ */
+static int
+eal_init_pa(char *prog)
+{
+	char *eal[] = {
+		prog, (char *)"--no-shconf", (char *)"--huge-unlink",
+		(char *)"--iova-mode=pa",
+		(char *)"--no-pci", (char *)"--no-telemetry",
+		(char *)"--log-level=lib.eal:error", (char *)"-l", (char *)"0",
+	};
+
+	if (rte_eal_init((int)RTE_DIM(eal), eal) < 0) {
+		fprintf(stderr, "roce-cost-pmd: --iova-pa: %s (root and free huge pages needed)\n",
+			rte_strerror(rte_errno));
+		return -1;
+	}
+	if (rte_eal_iova_mode() != RTE_IOVA_PA) {
+		fprintf(stderr, "roce-cost-pmd: --iova-pa: EAL chose IOVA as VA\n");
+		rte_eal_cleanup();
+		return -1;
+	}
+	return 0;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -493,10 +545,15 @@ main(int argc, char **argv)
 
 	if (parse_opts(argc, argv, &e->o) != 0)
 		return 2;
-	/* test_eal_init's 512 MB, more for the tables of many QPs */
-	snprintf(mem, sizeof(mem), "%u", e->o.qps > 1024 ? 3072 : 512);
-	if (test_eal_init((int)RTE_DIM(eal), eal) != 0)
-		return 1;
+	if (e->o.iova_pa) {
+		if (eal_init_pa(argv[0]) != 0)
+			return 1;
+	} else {
+		/* test_eal_init's 512 MB, more for the tables of many QPs */
+		snprintf(mem, sizeof(mem), "%u", e->o.qps > 1024 ? 3072 : 512);
+		if (test_eal_init((int)RTE_DIM(eal), eal) != 0)
+			return 1;
+	}
 	if (env_create(e) != 0) {
 		fprintf(stderr, "roce-cost-pmd: set-up failed\n");
 		goto out;
@@ -529,12 +586,16 @@ main(int argc, char **argv)
 			goto out;
 		}
 	printf("{\"op\": \"%s\", \"bytes\": %u, \"qps\": %u, \"post_list\": 1, "
-	       "\"cq_mod\": %u, \"mtu\": 4096, \"zero_copy\": %s, "
+	       "\"cq_mod\": %u, \"mtu\": 4096, \"zero_copy\": %s, \"iova_pa\": %s, "
+	       "\"mr_iova_cached\": %s, "
 	       "\"workers\": %u, \"queues\": %u, \"handoffs\": %" PRIu64 ", "
 	       "\"msgs\": %u, \"data_pkts\": %u, \"pkts\": %" PRIu64 ", "
 	       "\"valgrind\": %s, \"tsc_per_msg\": %.1f}\n",
 	       e->o.send ? "send" : "write", e->o.size, e->o.qps, e->o.cq_mod,
-	       e->o.zero_copy ? "true" : "false", e->o.workers, e->o.queues,
+	       e->o.zero_copy ? "true" : "false",
+	       e->o.iova_pa ? "true" : "false",
+	       e->s[0].buf_iova_cached ? "true" : "false",
+	       e->o.workers, e->o.queues,
 	       h1 - h0,
 	       e->o.msgs,
 	       e->o.msgs * ((e->o.size + 4095) / 4096), p1 - p0,

@@ -1,0 +1,221 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Zero-copy IOVA lookups with IOVA as PA (roce_txbuf.h): huge pages that
+ * are not IOVA-contiguous, as a NIC without an IOMMU sees them. Every
+ * other suite runs --no-huge (IOVA as VA, where the lookup is the address
+ * itself); this one needs huge pages and physical addresses, so it is
+ * started by txbuf_pa.sh, which reserves a few pages for it, and exits 77
+ * (skipped) where EAL cannot give it IOVA as PA.
+ *
+ * The expected IOVA of a range is computed byte by byte from
+ * rte_mem_virt2iova() of its first and last bytes: a range is
+ * zero-copy-able exactly when those are len - 1 apart.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <CUnit/Basic.h>
+#include <rte_eal.h>
+#include <rte_errno.h>
+#include <rte_malloc.h>
+#include <rte_memory.h>
+
+#include "roce_txbuf.h"
+#include "test_common.h"
+
+#define SPAN (12u << 20)	/* six 2 MiB pages at least */
+
+static uint8_t *span;
+static const struct rte_memseg_list *span_msl;
+static unsigned int crossings_contig, crossings_split;
+
+static rte_iova_t
+want_iova(const uint8_t *addr, uint32_t len)
+{
+	rte_iova_t first = rte_mem_virt2iova(addr);
+	rte_iova_t last = rte_mem_virt2iova(addr + len - 1);
+
+	if (first == RTE_BAD_IOVA || last == RTE_BAD_IOVA ||
+	    last - first != len - 1)
+		return RTE_BAD_IOVA;
+	return first;
+}
+
+/* Both ways of calling the lookup: with the list cached and without. */
+static void
+check_range(const uint8_t *addr, uint32_t len)
+{
+	rte_iova_t want = want_iova(addr, len);
+
+	CU_ASSERT_EQUAL(roce_txbuf_iova(addr, len, NULL), want);
+	CU_ASSERT_EQUAL(roce_txbuf_iova(addr, len, span_msl), want);
+}
+
+/*
+ * At every page boundary inside the span: a packet ending just before
+ * it, one starting on it, one crossing it by a few bytes, and one a whole
+ * 4 KB frame across.
+ */
+static void
+test_pa_page_boundaries(void)
+{
+	uintptr_t pg, q, end = (uintptr_t)span + SPAN;
+	unsigned int n = 0;
+
+	CU_ASSERT_FATAL(span_msl != NULL);
+	pg = span_msl->page_sz;
+	for (q = RTE_ALIGN_CEIL((uintptr_t)span + 1, pg); q + 4096 <= end;
+	     q += pg, n++) {
+		check_range((const uint8_t *)(q - 4096), 4096);
+		check_range((const uint8_t *)q, 4096);
+		check_range((const uint8_t *)q, 1);
+		check_range((const uint8_t *)(q - 1), 2);
+		check_range((const uint8_t *)(q - 100), 4096);
+		check_range((const uint8_t *)(q - 4095), 4096);
+		if (want_iova((const uint8_t *)(q - 1), 2) != RTE_BAD_IOVA)
+			crossings_contig++;
+		else
+			crossings_split++;
+	}
+	CU_ASSERT(n >= 4);
+	printf("\n  %u page boundaries: %u IOVA-contiguous, %u not\n", n,
+	       crossings_contig, crossings_split);
+}
+
+/* Ranges inside one page, at every offset class, in every page. */
+static void
+test_pa_inside_pages(void)
+{
+	static const uint32_t lens[] = { 1, 64, 1024, 4096, 9000, 65536 };
+	uint32_t i, off;
+
+	for (off = 0; off + 65536 + 4096 <= SPAN; off += 1u << 19)
+		for (i = 0; i < RTE_DIM(lens); i++)
+			check_range(span + off + 33, lens[i]);
+}
+
+/* What has no IOVA: memory that is not DPDK's, an empty range. */
+static void
+test_pa_refused(void)
+{
+	static uint8_t not_dpdk[8192];
+
+	CU_ASSERT_EQUAL(roce_txbuf_iova(not_dpdk, 64, NULL), RTE_BAD_IOVA);
+	CU_ASSERT_EQUAL(roce_txbuf_iova(not_dpdk, 64, span_msl),
+			RTE_BAD_IOVA);
+	CU_ASSERT_EQUAL(roce_txbuf_iova(span, 0, NULL), RTE_BAD_IOVA);
+	CU_ASSERT_EQUAL(roce_txbuf_iova(span, 0, span_msl), RTE_BAD_IOVA);
+	CU_ASSERT_EQUAL(roce_txbuf_range_msl(not_dpdk), NULL);
+}
+
+/*
+ * The registration's whole-range IOVA: cached only when every page of
+ * the range follows the one before in IOVA space.
+ */
+static void
+test_pa_range(void)
+{
+	uintptr_t pg = span_msl->page_sz, q;
+	uintptr_t end = (uintptr_t)span + SPAN;
+	rte_iova_t want = rte_mem_virt2iova(span);
+
+	for (q = RTE_ALIGN_CEIL((uintptr_t)span + 1, pg); q < end; q += pg)
+		if (rte_mem_virt2iova((void *)q) != want + (q - (uintptr_t)span))
+			want = RTE_BAD_IOVA;
+	CU_ASSERT_EQUAL(roce_txbuf_range_iova(span, SPAN), want);
+	/* one page's worth from a page start is always contiguous */
+	q = RTE_ALIGN_CEIL((uintptr_t)span, pg);
+	CU_ASSERT_EQUAL(roce_txbuf_range_iova((void *)q, pg),
+			rte_mem_virt2iova((void *)q));
+}
+
+/*
+ * Pages whose IOVAs the test chooses (rte_extmem_register()): 4 KiB pages
+ * 0-1 and 2-3 IOVA-contiguous pairs, the pairs apart, so that both
+ * outcomes of a crossing are seen whatever the huge pages above were.
+ */
+static void
+test_pa_chosen_iovas(void)
+{
+	const size_t pg = 4096;
+	const rte_iova_t a = 0x10000000, b = 0x7000000;
+	rte_iova_t iovas[4] = { a, a + pg, b, b + pg };
+	const struct rte_memseg_list *msl;
+	uint8_t *m;
+
+	m = aligned_alloc(pg, 4 * pg);
+	CU_ASSERT_FATAL(m != NULL);
+	CU_ASSERT_FATAL(rte_extmem_register(m, 4 * pg, iovas, 4, pg) == 0);
+	msl = roce_txbuf_range_msl(m);
+	CU_ASSERT(msl != NULL);
+	/* inside a page */
+	CU_ASSERT_EQUAL(roce_txbuf_iova(m + 10, 100, NULL), a + 10);
+	CU_ASSERT_EQUAL(roce_txbuf_iova(m + 2 * pg + 5, pg - 5, msl), b + 5);
+	/* across 0-1: contiguous; across 1-2: not; across 2-3: contiguous */
+	CU_ASSERT_EQUAL(roce_txbuf_iova(m + pg - 100, 4096, NULL),
+			a + pg - 100);
+	CU_ASSERT_EQUAL(roce_txbuf_iova(m + pg - 100, 4096, msl),
+			a + pg - 100);
+	CU_ASSERT_EQUAL(roce_txbuf_iova(m + 2 * pg - 1, 2, msl), RTE_BAD_IOVA);
+	CU_ASSERT_EQUAL(roce_txbuf_iova(m + 2 * pg - 1, 1, msl),
+			a + 2 * pg - 1);
+	CU_ASSERT_EQUAL(roce_txbuf_iova(m + 2 * pg, 1, msl), b);
+	CU_ASSERT_EQUAL(roce_txbuf_iova(m + 3 * pg - 1, 2, NULL),
+			b + pg - 1);
+	/* three pages, a split in the middle; leaving the list's end */
+	CU_ASSERT_EQUAL(roce_txbuf_iova(m + 10, 3 * pg, msl), RTE_BAD_IOVA);
+	CU_ASSERT_EQUAL(roce_txbuf_iova(m + 3 * pg + 10, pg, msl),
+			RTE_BAD_IOVA);
+	CU_ASSERT_EQUAL(roce_txbuf_iova(m + 3 * pg + 10, pg - 10, msl),
+			b + pg + 10);
+	/* a registration: cached only over a contiguous pair */
+	CU_ASSERT_EQUAL(roce_txbuf_range_iova(m, 2 * pg), a);
+	CU_ASSERT_EQUAL(roce_txbuf_range_iova(m + pg, 2 * pg), RTE_BAD_IOVA);
+	CU_ASSERT_EQUAL(roce_txbuf_range_iova(m + 2 * pg + 1, 2 * pg - 1),
+			b + 1);
+	CU_ASSERT_EQUAL(rte_extmem_unregister(m, 4 * pg), 0);
+	free(m);
+}
+
+static CU_TestInfo pa_tests[] = {
+	{ "chosen IOVAs: contiguous and split pages", test_pa_chosen_iovas },
+	{ "page boundaries", test_pa_page_boundaries },
+	{ "ranges inside a page", test_pa_inside_pages },
+	{ "no IOVA: foreign memory, empty range", test_pa_refused },
+	{ "registration's whole range", test_pa_range },
+	CU_TEST_INFO_NULL,
+};
+
+static CU_SuiteInfo suites[] = {
+	{ "txbuf_pa", NULL, NULL, NULL, NULL, pa_tests },
+	CU_SUITE_INFO_NULL,
+};
+
+int
+main(int argc, char **argv)
+{
+	char *eal[] = {
+		argv[0], (char *)"--in-memory", (char *)"--iova-mode=pa",
+		(char *)"--no-pci", (char *)"--no-telemetry",
+		(char *)"--log-level=lib.eal:error", (char *)"-l", (char *)"0",
+	};
+	RTE_SET_USED(argc);
+	if (rte_eal_init((int)RTE_DIM(eal), eal) < 0) {
+		printf("skipped: no IOVA as PA here (%s): needs root and free huge pages\n",
+		       rte_strerror(rte_errno));
+		return 77;
+	}
+	if (rte_eal_iova_mode() != RTE_IOVA_PA) {
+		printf("skipped: EAL chose IOVA as VA\n");
+		rte_eal_cleanup();
+		return 77;
+	}
+	span = rte_malloc("txbuf_pa", SPAN, 0);
+	if (span == NULL) {
+		printf("skipped: %u MiB of huge pages not free\n", SPAN >> 20);
+		rte_eal_cleanup();
+		return 77;
+	}
+	span_msl = roce_txbuf_range_msl(span);
+	return test_run(suites);	/* its EAL clean-up frees the span */
+}
