@@ -523,6 +523,13 @@ step_cost() {
 		# pmd_*: the whole net_ernic datapath over net_ring (roce-cost-pmd)
 		local prog=roce-cost cache=no
 		case $name in pmd_*) prog=roce-cost-pmd ;; esac
+		# *_pa: IOVA as PA needs huge pages (and root): skipped without
+		case $name in *_pa)
+			if [ "${eal_mem[0]:-}" != --in-memory ]; then
+				say "   cost $name: skipped (no free huge pages for --iova-pa)"
+				continue
+			fi ;;
+		esac
 		# QP scaling (every WR signaled): also callgrind's simulated
 		# last-level cache misses, the part that grows with the QPs. The
 		# last level is fixed at 32 MiB, 16-way (one CCX's L3 on the
@@ -749,7 +756,7 @@ main() {
 	fi
 	build
 	if want_step io || want_step loopback || want_step qps ||
-		want_step workers || want_step numa; then
+		want_step workers || want_step numa || want_step cost; then
 		setup_memory
 	fi
 	want_step bound && step_bound
