@@ -48,7 +48,6 @@
 
 #include <rte_bus_vdev.h>
 #include <rte_cycles.h>
-#include <rte_errno.h>
 #include <rte_ethdev.h>
 #include <rte_malloc.h>
 #include <valgrind/callgrind.h>
@@ -505,34 +504,6 @@ port_handoffs(uint16_t port)
 	return v;
 }
 
-/*
- * --iova-pa: huge pages allocated as needed, IOVA as PA or nothing. Files
- * on hugetlbfs unlinked once mapped, not --in-memory: valgrind cannot
- * map the latter's memfd huge pages.
- */
-static int
-eal_init_pa(char *prog)
-{
-	char *eal[] = {
-		prog, (char *)"--no-shconf", (char *)"--huge-unlink",
-		(char *)"--iova-mode=pa",
-		(char *)"--no-pci", (char *)"--no-telemetry",
-		(char *)"--log-level=lib.eal:error", (char *)"-l", (char *)"0",
-	};
-
-	if (rte_eal_init((int)RTE_DIM(eal), eal) < 0) {
-		fprintf(stderr, "roce-cost-pmd: --iova-pa: %s (root and free huge pages needed)\n",
-			rte_strerror(rte_errno));
-		return -1;
-	}
-	if (rte_eal_iova_mode() != RTE_IOVA_PA) {
-		fprintf(stderr, "roce-cost-pmd: --iova-pa: EAL chose IOVA as VA\n");
-		rte_eal_cleanup();
-		return -1;
-	}
-	return 0;
-}
-
 int
 main(int argc, char **argv)
 {
@@ -546,7 +517,7 @@ main(int argc, char **argv)
 	if (parse_opts(argc, argv, &e->o) != 0)
 		return 2;
 	if (e->o.iova_pa) {
-		if (eal_init_pa(argv[0]) != 0)
+		if (test_eal_init_pa(argv[0]) != 0)
 			return 1;
 	} else {
 		/* test_eal_init's 512 MB, more for the tables of many QPs */

@@ -41,6 +41,29 @@ test_eal_init(int argc, char **argv)
 	return 0;
 }
 
+int
+test_eal_init_pa(const char *prog)
+{
+	char *args[] = {
+		(char *)prog, (char *)"--no-shconf", (char *)"--huge-unlink",
+		(char *)"--iova-mode=pa", (char *)"--no-pci",
+		(char *)"--no-telemetry", (char *)"--log-level=lib.eal:error",
+		(char *)"-l", (char *)"0",
+	};
+
+	if (rte_eal_init((int)RTE_DIM(args), args) < 0) {
+		printf("no EAL with IOVA as PA: %s (root and free huge pages needed)\n",
+		       rte_strerror(rte_errno));
+		return -1;
+	}
+	if (rte_eal_iova_mode() != RTE_IOVA_PA) {
+		printf("no EAL with IOVA as PA: EAL chose IOVA as VA\n");
+		rte_eal_cleanup();
+		return -1;
+	}
+	return 0;
+}
+
 struct rte_mempool *
 test_mbuf_pool(void)
 {

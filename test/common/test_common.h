@@ -23,6 +23,15 @@ struct test_vector {
 /** Start EAL without shared config, no huge pages, no PCI; extra args are appended. */
 int test_eal_init(int argc, char **argv);
 
+/**
+ * Start EAL on huge pages with IOVA as PA (root and free huge pages
+ * needed), no shared config, no PCI, lcore 0; the hugetlbfs files are
+ * unlinked once mapped (not --in-memory, whose memfd huge pages valgrind
+ * cannot map). -1, with the reason printed, where EAL fails or chooses
+ * IOVA as VA.
+ */
+int test_eal_init_pa(const char *prog);
+
 /** A process-wide pktmbuf pool (data room 10 KB), created on first use. */
 struct rte_mempool *test_mbuf_pool(void);
 

@@ -7,7 +7,7 @@
  * started by txbuf_pa.sh, which reserves a few pages for it, and exits 77
  * (skipped) where EAL cannot give it IOVA as PA.
  *
- * The expected IOVA of a range is computed byte by byte from
+ * The expected IOVA of a range is computed from
  * rte_mem_virt2iova() of its first and last bytes: a range is
  * zero-copy-able exactly when those are len - 1 apart.
  */
@@ -16,7 +16,6 @@
 
 #include <CUnit/Basic.h>
 #include <rte_eal.h>
-#include <rte_errno.h>
 #include <rte_malloc.h>
 #include <rte_memory.h>
 
@@ -194,20 +193,9 @@ static CU_SuiteInfo suites[] = {
 int
 main(int argc, char **argv)
 {
-	char *eal[] = {
-		argv[0], (char *)"--in-memory", (char *)"--iova-mode=pa",
-		(char *)"--no-pci", (char *)"--no-telemetry",
-		(char *)"--log-level=lib.eal:error", (char *)"-l", (char *)"0",
-	};
 	RTE_SET_USED(argc);
-	if (rte_eal_init((int)RTE_DIM(eal), eal) < 0) {
-		printf("skipped: no IOVA as PA here (%s): needs root and free huge pages\n",
-		       rte_strerror(rte_errno));
-		return 77;
-	}
-	if (rte_eal_iova_mode() != RTE_IOVA_PA) {
-		printf("skipped: EAL chose IOVA as VA\n");
-		rte_eal_cleanup();
+	if (test_eal_init_pa(argv[0]) != 0) {
+		printf("skipped\n");
 		return 77;
 	}
 	span = rte_malloc("txbuf_pa", SPAN, 0);
