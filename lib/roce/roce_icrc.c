@@ -448,6 +448,61 @@ icrc_calc_chain(const struct rte_mbuf *m, uint32_t l3_off, uint32_t *icrc,
 	return 0;
 }
 
+/*
+ * The ICRC of a chained packet whose checked headers (IP, UDP and BTH,
+ * @p hdr_len bytes from @p l3_off) lie in its first segment, the datagram
+ * @p dgram bytes: a builder's zero-copy frame (headers, attached payload,
+ * pad and ICRC) or a packet roce_parse() took in place. The first
+ * segment's bytes (the headers, and the extension headers after them) go
+ * through the kernel in place where it takes them, every further segment
+ * through ISA-L once, without icrc_calc_chain()'s cursor, header length
+ * and IP checks (the builder or roce_parse() made them). Returns the ICRC
+ * slot when its 4 bytes lie in one segment, else NULL (also for a chain
+ * that holds fewer bytes than its datagram): icrc_calc_chain() takes
+ * those.
+ */
+static inline uint8_t *
+icrc_calc_segs(const struct rte_mbuf *m, uint32_t l3_off, uint32_t hdr_len,
+	       uint32_t dgram, uint32_t *icrc)
+{
+	uint8_t copy[ROCE_ICRC_HDR_MAX];
+	const uint8_t *ip = rte_pktmbuf_mtod_offset(m, const uint8_t *, l3_off);
+	/* the first segment's input: headers and what follows them there */
+	uint32_t first = RTE_MIN((uint32_t)m->data_len - l3_off,
+				 dgram - ROCE_ICRC_LEN);
+	uint32_t left, off, run, crc;
+
+	if (first + ROCE_ICRC_LRH_LEN > ROCE_ICRC_CLMUL_MAX ||
+	    !icrc_try_clmul(ip, l3_off, ROCE_ICRC_LRH_LEN + first, &crc)) {
+		first = hdr_len;
+		if (!icrc_try_clmul(ip, l3_off, ROCE_ICRC_LRH_LEN + first,
+				    &crc))
+			crc = icrc_hdr_crc_copy(copy, ip, hdr_len);
+	}
+	off = l3_off + first;
+	left = dgram - first - ROCE_ICRC_LEN;
+	for (;;) {
+		run = RTE_MIN((uint32_t)m->data_len - off, left);
+		if (run != 0)
+			crc = icrc_crc(crc, rte_pktmbuf_mtod_offset(m,
+					const uint8_t *, off), run);
+		left -= run;
+		off += run;
+		if (left == 0 && off < m->data_len)
+			break;
+		m = m->next;
+		off = 0;
+		if (m == NULL)
+			return NULL;
+		if (left == 0 && m->data_len != 0)
+			break;
+	}
+	if (m->data_len - off < ROCE_ICRC_LEN)
+		return NULL;
+	*icrc = crc;
+	return rte_pktmbuf_mtod_offset(m, uint8_t *, off);
+}
+
 /* One segment holding the whole packet: use the contiguous code. */
 static inline bool
 icrc_flat(const struct rte_mbuf *m)
@@ -503,8 +558,19 @@ roce_icrc_verify_pkt(const struct roce_pkt *pkt)
 	const uint8_t *f = rte_pktmbuf_mtod(m, const uint8_t *);
 
 	/* roce_parse() checked the IP header and that pkt->len holds it all */
-	if (m->data_len < pkt->len)
-		return roce_icrc_verify_mbuf(m, pkt->l3_off);
+	if (m->data_len < pkt->len) {
+		const uint8_t *slot;
+		uint32_t icrc;
+
+		if (pkt->hdr == NULL)
+			return roce_icrc_verify_mbuf(m, pkt->l3_off);
+		slot = icrc_calc_segs(m, pkt->l3_off, pkt->bth_off +
+				      ROCE_ICRC_BTH_LEN - pkt->l3_off,
+				      pkt->len - pkt->l3_off, &icrc);
+		if (slot == NULL)
+			return roce_icrc_verify_mbuf(m, pkt->l3_off);
+		return icrc_load_le(slot) == icrc ? 0 : -EBADMSG;
+	}
 	return icrc_load_le(f + pkt->len - ROCE_ICRC_LEN) ==
 		icrc_calc_valid(f + pkt->l3_off, pkt->l3_off,
 				pkt->len - pkt->l3_off) ? 0 : -EBADMSG;
@@ -517,8 +583,21 @@ roce_icrc_fill_built(struct rte_mbuf *m)
 	uint32_t l3 = m->l2_len;
 
 	/* the builders' frames end with the ICRC slot: no Ethernet padding */
-	if (m->data_len < m->pkt_len)
-		return roce_icrc_fill_mbuf(m, l3);
+	if (m->data_len < m->pkt_len) {
+		int hdr_len = icrc_hdr_len(f[l3]);
+		uint8_t *slot;
+		uint32_t icrc;
+
+		/* all headers in the first segment (roce_txbuf_attach()) */
+		if (hdr_len < 0 || m->data_len < l3 + (uint32_t)hdr_len)
+			return roce_icrc_fill_mbuf(m, l3);
+		slot = icrc_calc_segs(m, l3, (uint32_t)hdr_len,
+				      m->pkt_len - l3, &icrc);
+		if (slot == NULL)
+			return roce_icrc_fill_mbuf(m, l3);
+		icrc_store_le(slot, icrc);
+		return 0;
+	}
 	icrc_store_le(f + m->pkt_len - ROCE_ICRC_LEN,
 		      icrc_calc_valid(f + l3, l3, m->pkt_len - l3));
 	return 0;

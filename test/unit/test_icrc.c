@@ -141,6 +141,21 @@ mbuf_split(const uint8_t *data, size_t len, size_t split)
 	return a;
 }
 
+/* Three segments: [0, a), [a, b) (empty when a == b) and [b, len). */
+static struct rte_mbuf *
+mbuf_split3(const uint8_t *data, size_t len, size_t a, size_t b)
+{
+	struct rte_mbuf *m = mbuf_split(data, b, a), *c;
+
+	c = test_mbuf_from(data + b, len - b, 0);
+	if (m == NULL || c == NULL || rte_pktmbuf_chain(m, c) != 0) {
+		rte_pktmbuf_free(m);
+		rte_pktmbuf_free(c);
+		return NULL;
+	}
+	return m;
+}
+
 /* Pointer to byte @p off of a chained mbuf. */
 static uint8_t *
 mbuf_byte(struct rte_mbuf *m, uint32_t off)
@@ -515,6 +530,77 @@ test_mbuf_every_split(void)
 }
 
 /*
+ * The chained paths of the worker's check after roce_parse()
+ * (roce_icrc_verify_pkt()) and of the builders' fill
+ * (roce_icrc_fill_built()): three segments, the first split at every byte
+ * and the second empty, one byte or reaching into the ICRC slot. Where the
+ * first segment holds the headers they walk the segments themselves (the
+ * zero-copy frame's shape); a slot split across segments, or headers
+ * across them, go to the cursor code. Every verify of the frame succeeds,
+ * of the frame with a payload or slot byte changed fails, and every fill
+ * writes the vector's ICRC.
+ */
+static void
+test_chain_parsed_and_built(void)
+{
+	static const char *const names[] = {
+		"RC_RDMA_WRITE_ONLY_v4", "RC_RDMA_WRITE_ONLY_v6",
+		"RC_SEND_ONLY_pad3_v4", "RC_RDMA_READ_RESPONSE_ONLY_v6",
+		"RC_ACK_v4", "UD_SEND_ONLY_IMM_v6", "CNP_v4",
+		"RC_RDMA_WRITE_ONLY_zero_v4",
+	};
+	unsigned int k, bad = 0, runs = 0;
+	uint8_t f[MAX_FRAME];
+	size_t a, j;
+
+	for (k = 0; k < RTE_DIM(names); k++) {
+		const struct test_vector *v = test_find_vector(vec, nvec,
+							       names[k]);
+		uint32_t l3;
+
+		CU_ASSERT_PTR_NOT_NULL_FATAL(v);
+		l3 = l3_offset(v->data, v->len);
+		for (a = 1; a < v->len; a++) {
+			const size_t mid[] = { 0, 1, v->len - 2 - a };
+
+			for (j = 0; j < RTE_DIM(mid); j++) {
+				size_t b = a + mid[j];
+				struct roce_pkt pkt;
+				struct rte_mbuf *m;
+				int rc;
+
+				if (b >= v->len || (j == 2 && b <= a))
+					continue;
+				runs++;
+				m = mbuf_split3(v->data, v->len, a, b);
+				CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+				rc = roce_parse(m, &pkt);
+				if (rc != 0 || roce_icrc_verify_pkt(&pkt) != 0)
+					bad++;
+				/* a payload byte, else the first of the slot */
+				*mbuf_byte(m, v->len > 90 ? 90 : v->len - 4) ^= 1;
+				if (rc == 0 &&
+				    roce_icrc_verify_pkt(&pkt) != -EBADMSG)
+					bad++;
+				rte_pktmbuf_free(m);
+
+				memcpy(f, v->data, v->len);
+				memset(f + v->len - 4, 0, 4);
+				m = mbuf_split3(f, v->len, a, b);
+				CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+				m->l2_len = l3;
+				if (roce_icrc_fill_built(m) != 0 ||
+				    !mbuf_equals(m, v->data, v->len))
+					bad++;
+				rte_pktmbuf_free(m);
+			}
+		}
+	}
+	CU_ASSERT(runs > 1000);
+	CU_ASSERT_EQUAL(bad, 0);
+}
+
+/*
  * Flip every bit of every frame: covered unmasked bits (IP header through
  * the ICRC slot) must fail verification, masked bits and the Ethernet
  * header must not change anything.
@@ -846,8 +932,9 @@ test_mbuf_short_chain(void)
 {
 	const struct test_vector *v = test_find_vector(vec, nvec,
 						       "RC_SEND_ONLY_v4");
-	struct rte_mbuf *m, *last;
+	struct rte_mbuf *m, *last, *cut;
 	uint8_t before[MAX_FRAME];
+	struct roce_pkt pkt;
 	uint32_t tot;
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(v);
@@ -873,6 +960,27 @@ test_mbuf_short_chain(void)
 	last->data_len += 2;
 	CU_ASSERT(mbuf_equals(m, before, v->len));
 	CU_ASSERT_EQUAL(roce_icrc_verify_mbuf(m, 14), 0);
+	/*
+	 * The worker's check and the builders' fill walk the segments
+	 * themselves (headers in the first): a slot cut short and a chain
+	 * cut after a segment are refused by the cursor code they fall
+	 * back to, and nothing is written.
+	 */
+	CU_ASSERT_EQUAL_FATAL(roce_parse(m, &pkt), 0);
+	CU_ASSERT_PTR_NOT_NULL(pkt.hdr);
+	m->l2_len = 14;
+	last->data_len -= 2;
+	CU_ASSERT_EQUAL(roce_icrc_verify_pkt(&pkt), -EINVAL);
+	CU_ASSERT_EQUAL(roce_icrc_fill_built(m), -EINVAL);
+	last->data_len += 2;
+	for (cut = m; cut->next != last; cut = cut->next)
+		;
+	cut->next = NULL;
+	CU_ASSERT_EQUAL(roce_icrc_verify_pkt(&pkt), -EINVAL);
+	CU_ASSERT_EQUAL(roce_icrc_fill_built(m), -EINVAL);
+	cut->next = last;
+	CU_ASSERT(mbuf_equals(m, before, v->len));
+	CU_ASSERT_EQUAL(roce_icrc_verify_pkt(&pkt), 0);
 	rte_pktmbuf_free(m);
 }
 
@@ -895,6 +1003,8 @@ static CU_TestInfo icrc_tests[] = {
 	{ "IP header 0-16 bytes into an exact buffer",
 	  test_ip_near_buffer_start },
 	{ "mbuf split at every byte", test_mbuf_every_split },
+	{ "parsed and built chains, three segments split everywhere",
+	  test_chain_parsed_and_built },
 	{ "every single-bit flip", test_every_bit_flip },
 	{ "every single-bit flip, mbuf", test_every_bit_flip_mbuf },
 	{ "masked fields do not matter", test_masked_fields_random },
