@@ -435,13 +435,14 @@ roce_key_zc_inflight(const struct roce_device *dev, uint32_t idx)
  * IOVA of the payload [@p addr, @p addr + @p len), host memory inside the
  * key checked into @p ref, for zero-copy transmit: from the entry's cached
  * translation when the whole region is IOVA-contiguous, else looked up in
- * the entry's memseg list (roce_txbuf_iova()). RTE_BAD_IOVA: none (the
- * caller copies). The entry's fields are read as a seqlock reader: a key
- * changed since the check gets the full lookup.
+ * the entry's memseg list through the calling worker's page cache @p ic
+ * (roce_txbuf_iova_cached(), tagged with the entry and its state).
+ * RTE_BAD_IOVA: none (the caller copies). The entry's fields are read as a
+ * seqlock reader: a key changed since the check gets the full lookup.
  */
 static inline rte_iova_t
 roce_key_ref_iova(const struct roce_key_ref *ref, const void *addr,
-		  uint32_t len)
+		  uint32_t len, struct roce_txbuf_iova_cache *ic)
 {
 	const struct roce_key_entry *e = ref != NULL ? ref->entry : NULL;
 	const struct rte_memseg_list *msl;
@@ -459,7 +460,7 @@ roce_key_ref_iova(const struct roce_key_ref *ref, const void *addr,
 		return roce_txbuf_iova(addr, len, NULL);
 	if (likely(iova != RTE_BAD_IOVA))
 		return iova + (uintptr_t)((const uint8_t *)addr - host);
-	return roce_txbuf_iova(addr, len, msl);
+	return roce_txbuf_iova_cached(addr, len, msl, ic, e, ref->state);
 }
 
 /**

@@ -318,7 +318,8 @@ req_gather(struct req_ctx *c, uint32_t off, uint32_t len)
 			int ret = roce_txbuf_attach_ref(
 				roce_txbuf_pool(&qp->dev->cfg),
 				roce_worker_zc_pf(qp->w), c->m, ref.host,
-				n, roce_key_ref_iova(&ref, ref.host, n), &zcc);
+				n, roce_key_ref_iova(&ref, ref.host, n,
+					roce_worker_iova_cache(qp->w)), &zcc);
 
 			if (ret == 0) {
 				qp->stats.tx_zc_pkts++;

@@ -217,7 +217,8 @@ resp_send(struct roce_qp *qp, struct roce_hdr_fields *f, const uint8_t *payload,
 
 		rc = roce_txbuf_attach_ref(roce_txbuf_pool(&qp->dev->cfg),
 					   roce_worker_zc_pf(w), m, payload,
-					   len, roce_key_ref_iova(ref, payload, len),
+					   len, roce_key_ref_iova(ref, payload, len,
+						roce_worker_iova_cache(w)),
 					   &zcc);
 	}
 	if (rc == 0)

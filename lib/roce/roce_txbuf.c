@@ -25,22 +25,21 @@ txbuf_free_cb(void *addr __rte_unused, void *opaque)
 }
 
 /*
- * IOVA as VA (vdevs, --no-huge, VFIO with an IOMMU): the address itself.
  * IOVA as PA: only DPDK memory has a known IOVA, and the range must be
  * IOVA-contiguous (it may cross a page); anything else is RTE_BAD_IOVA and
  * the caller copies. @p msl (NULL: looked up) saves the search of the
- * memseg lists, the larger part of the cost.
+ * memseg lists, the larger part of the cost. *page: the memory segment
+ * holding the whole range when it lies in one, else NULL.
  */
-rte_iova_t
-roce_txbuf_iova(const void *addr, uint32_t len,
-		const struct rte_memseg_list *msl)
+static rte_iova_t
+txbuf_iova_lookup(const void *addr, uint32_t len,
+		  const struct rte_memseg_list *msl, const struct rte_memseg **page)
 {
 	const struct rte_memseg *ms, *ms_last;
 	rte_iova_t iova, iova_last;
 	const char *last;
 
-	if (rte_eal_iova_mode() == RTE_IOVA_VA)
-		return (rte_iova_t)(uintptr_t)addr;
+	*page = NULL;
 	if (len == 0)
 		return RTE_BAD_IOVA;
 	last = (const char *)addr + len - 1;
@@ -52,8 +51,10 @@ roce_txbuf_iova(const void *addr, uint32_t len,
 	iova = ms->iova + (uintptr_t)((const char *)addr -
 				      (const char *)ms->addr);
 	/* a packet's range seldom crosses a page: one lookup, not two */
-	if ((uintptr_t)last - (uintptr_t)ms->addr < ms->len)
+	if ((uintptr_t)last - (uintptr_t)ms->addr < ms->len) {
+		*page = ms;
 		return iova;
+	}
 	ms_last = rte_mem_virt2memseg(last, msl);
 	if (ms_last == NULL || ms_last->iova == RTE_BAD_IOVA)
 		return RTE_BAD_IOVA;
@@ -61,6 +62,40 @@ roce_txbuf_iova(const void *addr, uint32_t len,
 						(const char *)ms_last->addr);
 	if (iova_last - iova != len - 1)
 		return RTE_BAD_IOVA;
+	return iova;
+}
+
+/* IOVA as VA (vdevs, --no-huge, VFIO with an IOMMU): the address itself. */
+rte_iova_t
+roce_txbuf_iova(const void *addr, uint32_t len,
+		const struct rte_memseg_list *msl)
+{
+	const struct rte_memseg *page;
+
+	if (rte_eal_iova_mode() == RTE_IOVA_VA)
+		return (rte_iova_t)(uintptr_t)addr;
+	return txbuf_iova_lookup(addr, len, msl, &page);
+}
+
+rte_iova_t
+roce_txbuf_iova_fill(const void *addr, uint32_t len,
+		     const struct rte_memseg_list *msl,
+		     struct roce_txbuf_iova_cache *c,
+		     const void *tag, uint32_t state)
+{
+	const struct rte_memseg *page;
+	rte_iova_t iova;
+
+	if (rte_eal_iova_mode() == RTE_IOVA_VA)
+		return (rte_iova_t)(uintptr_t)addr;
+	iova = txbuf_iova_lookup(addr, len, msl, &page);
+	if (page != NULL) {
+		c->lo = (uintptr_t)page->addr;
+		c->hi = c->lo + page->len;
+		c->iova = page->iova;
+		c->tag = tag;
+		c->state = state;
+	}
 	return iova;
 }
 

@@ -27,6 +27,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <rte_branch_prediction.h>
 #include <rte_mbuf.h>
 #include <rte_memory.h>
 
@@ -95,6 +96,53 @@ int roce_txbuf_attach(struct rte_mempool *mp, struct rte_mbuf *m,
  */
 rte_iova_t roce_txbuf_iova(const void *addr, uint32_t len,
 			   const struct rte_memseg_list *msl);
+
+/**
+ * The last page a worker looked up for zero-copy transmit from a region
+ * whose pages are not IOVA-contiguous (roce_txbuf_iova_cached()): the
+ * memory segment [@c lo, @c hi) at IOVA @c iova, found for registration
+ * @c tag in state @c state. The next frames of a message stream mostly
+ * lie in the same page (a 4 KB frame crosses a 2 MiB page once in 512),
+ * and a registration's pages stay where they are while it is unchanged
+ * (the verbs rule: registered memory stays allocated until deregistered).
+ * One per worker, written by it only; zeroed: empty.
+ */
+struct roce_txbuf_iova_cache {
+	uintptr_t lo;
+	uintptr_t hi;
+	rte_iova_t iova;
+	const void *tag;
+	uint32_t state;
+};
+
+/**
+ * roce_txbuf_iova() through @p c: an answer from the cached page when
+ * [@p addr, @p addr + @p len) lies in it and @p tag and @p state are those
+ * it was found for (the key entry and its state word: any deregistration,
+ * re-registration or invalidation changes the state), else a lookup that
+ * caches the range's page when the range lies in one.
+ */
+/** roce_txbuf_iova_cached() past its cache: look up, cache the page. */
+rte_iova_t roce_txbuf_iova_fill(const void *addr, uint32_t len,
+				const struct rte_memseg_list *msl,
+				struct roce_txbuf_iova_cache *c,
+				const void *tag, uint32_t state);
+
+static inline rte_iova_t
+roce_txbuf_iova_cached(const void *addr, uint32_t len,
+		       const struct rte_memseg_list *msl,
+		       struct roce_txbuf_iova_cache *c,
+		       const void *tag, uint32_t state)
+{
+	uintptr_t a = (uintptr_t)addr;
+
+	/* unsigned: an empty cache (lo == hi) holds nothing */
+	if (likely(c->tag == tag && c->state == state &&
+		   a - c->lo < c->hi - c->lo && len != 0 &&
+		   len <= c->hi - a))
+		return c->iova + (a - c->lo);
+	return roce_txbuf_iova_fill(addr, len, msl, c, tag, state);
+}
 
 /**
  * Memseg list of @p addr for roce_txbuf_iova(), kept by a memory

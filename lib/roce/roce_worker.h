@@ -114,6 +114,8 @@ struct roce_worker {
 	/* prefetch of the next header (hdr_pool) and zero-copy mbufs */
 	struct roce_mbuf_pf hdr_pf;
 	struct roce_mbuf_pf zc_pf;
+	/** Page of the last zero-copy IOVA lookup (roce_key_ref_iova()). */
+	struct roce_txbuf_iova_cache iova_cache;
 
 	/* TX batch: tx_buf[0..tx_n) waits for the callback, oldest first */
 	uint16_t tx_n;
@@ -165,6 +167,13 @@ static inline const struct roce_mbuf_pf *
 roce_worker_zc_pf(const struct roce_worker *w)
 {
 	return &w->zc_pf;
+}
+
+/** The page cache of @p w's zero-copy IOVA lookups (worker only). */
+static inline struct roce_txbuf_iova_cache *
+roce_worker_iova_cache(struct roce_worker *w)
+{
+	return &w->iova_cache;
 }
 
 /** The device of @p w. */

@@ -176,12 +176,108 @@ test_pa_chosen_iovas(void)
 	free(m);
 }
 
+/*
+ * The worker's page cache (roce_txbuf_iova_cached()): every 4 KB frame
+ * of the huge-page span through one cache gives the lookup's answer, the
+ * cache then holding the page of a frame that lies in one (and left as it
+ * was by one that crosses).
+ */
+static void
+test_pa_cached_span(void)
+{
+	struct roce_txbuf_iova_cache c = { 0 };
+	const int tag = 0;
+	uint32_t off, hits = 0;
+
+	for (off = 0; off + 4096 <= SPAN; off += 4096 - 64) {
+		const uint8_t *p = span + off;
+		struct roce_txbuf_iova_cache was = c;
+		rte_iova_t want = want_iova(p, 4096);
+		uintptr_t a = (uintptr_t)p;
+
+		if (was.hi > a && a >= was.lo && a + 4096 <= was.hi)
+			hits++;
+		CU_ASSERT_EQUAL(roce_txbuf_iova_cached(p, 4096, span_msl, &c,
+						       &tag, 7), want);
+		if (rte_mem_virt2memseg(p, span_msl) ==
+		    rte_mem_virt2memseg(p + 4095, span_msl)) {
+			CU_ASSERT(c.lo <= a && a + 4096 <= c.hi &&
+				  c.iova + (a - c.lo) == want);
+		} else {
+			CU_ASSERT(was.lo == c.lo && was.hi == c.hi &&
+				  was.iova == c.iova);
+		}
+	}
+	/* most frames were answered from the page of the one before */
+	CU_ASSERT(hits > SPAN / 4096 / 2);
+	CU_ASSERT_EQUAL(roce_txbuf_iova_cached(span, 0, span_msl, &c, &tag, 7),
+			RTE_BAD_IOVA);
+}
+
+/*
+ * The cache's key: the same address range registered again with other
+ * IOVAs is looked up anew when the tag or the state differs, and answered
+ * from the cache (the old IOVA) only while both are the ones it was
+ * filled for: a registration's state word is what keeps it honest.
+ */
+static void
+test_pa_cached_rereg(void)
+{
+	const size_t pg = 4096;
+	const rte_iova_t a = 0x10000000, b = 0x7000000;
+	rte_iova_t first[2] = { a, a + pg }, second[2] = { b, b + 3 * pg };
+	struct roce_txbuf_iova_cache c = { 0 }, c2;
+	int tag1 = 0, tag2 = 0;
+	const struct rte_memseg_list *msl;
+	uint8_t *m;
+
+	m = aligned_alloc(pg, 2 * pg);
+	CU_ASSERT_FATAL(m != NULL);
+	CU_ASSERT_FATAL(rte_extmem_register(m, 2 * pg, first, 2, pg) == 0);
+	msl = roce_txbuf_range_msl(m);
+	CU_ASSERT_EQUAL(roce_txbuf_iova_cached(m + 100, 200, msl, &c, &tag1,
+					       1), a + 100);
+	CU_ASSERT_EQUAL(c.lo, (uintptr_t)m);
+	CU_ASSERT_EQUAL(c.hi, (uintptr_t)m + pg);
+	/* from the cache, and the next page from the list */
+	CU_ASSERT_EQUAL(roce_txbuf_iova_cached(m + 1000, pg - 1000, msl, &c,
+					       &tag1, 1), a + 1000);
+	CU_ASSERT_EQUAL(roce_txbuf_iova_cached(m + pg + 8, 64, msl, &c, &tag1,
+					       1), a + pg + 8);
+	CU_ASSERT_EQUAL(c.lo, (uintptr_t)m + pg);
+	/* a frame across both pages is never cached, even when contiguous */
+	CU_ASSERT_EQUAL(roce_txbuf_iova_cached(m + pg - 8, 64, msl, &c, &tag1,
+					       1), a + pg - 8);
+	CU_ASSERT_EQUAL(c.lo, (uintptr_t)m + pg);
+	CU_ASSERT_EQUAL(rte_extmem_unregister(m, 2 * pg), 0);
+	CU_ASSERT_FATAL(rte_extmem_register(m, 2 * pg, second, 2, pg) == 0);
+	msl = roce_txbuf_range_msl(m);
+	/* a new state, or another registration: looked up */
+	c2 = c;
+	CU_ASSERT_EQUAL(roce_txbuf_iova_cached(m + pg + 8, 64, msl, &c2,
+					       &tag1, 2), b + 3 * pg + 8);
+	c2 = c;
+	CU_ASSERT_EQUAL(roce_txbuf_iova_cached(m + pg + 8, 64, msl, &c2,
+					       &tag2, 1), b + 3 * pg + 8);
+	/* the same registration and state: the cached page (stale now) */
+	CU_ASSERT_EQUAL(roce_txbuf_iova_cached(m + pg + 8, 64, msl, &c, &tag1,
+					       1), a + pg + 8);
+	CU_ASSERT_EQUAL(roce_txbuf_iova_cached(m + 8, 64, msl, &c, &tag2, 2),
+			b + 8);
+	CU_ASSERT_EQUAL(roce_txbuf_iova_cached(m + pg - 8, 64, msl, &c, &tag2,
+					       2), RTE_BAD_IOVA);
+	CU_ASSERT_EQUAL(rte_extmem_unregister(m, 2 * pg), 0);
+	free(m);
+}
+
 static CU_TestInfo pa_tests[] = {
 	{ "chosen IOVAs: contiguous and split pages", test_pa_chosen_iovas },
 	{ "page boundaries", test_pa_page_boundaries },
 	{ "ranges inside a page", test_pa_inside_pages },
 	{ "no IOVA: foreign memory, empty range", test_pa_refused },
 	{ "registration's whole range", test_pa_range },
+	{ "worker's page cache over the span", test_pa_cached_span },
+	{ "worker's page cache: tag and state", test_pa_cached_rereg },
 	CU_TEST_INFO_NULL,
 };
 

@@ -256,6 +256,7 @@ test_zc_mr_iova(void)
 {
 	struct zc_env *e = zc_env_create(15, ROCE_MTU_1024);
 	struct roce_key_entry *ke;
+	struct roce_txbuf_iova_cache ic = { 0 };
 	struct roce_key_ref ref;
 	uint8_t *b;
 
@@ -273,7 +274,7 @@ test_zc_mr_iova(void)
 					     roce_mr_lkey(e->mr[0]),
 					     (uintptr_t)b + 100, 4000, 0, &ref),
 			ROCE_OK);
-	CU_ASSERT_EQUAL(roce_key_ref_iova(&ref, b + 300, 1000),
+	CU_ASSERT_EQUAL(roce_key_ref_iova(&ref, b + 300, 1000, &ic),
 			rte_mem_virt2iova(b + 300));
 	/* a new translation: the new IOVA; the old reference is looked up */
 	CU_ASSERT_EQUAL(roce_rereg_mr(e->mr[0],
@@ -281,7 +282,7 @@ test_zc_mr_iova(void)
 				      b + 4096, REGION - 4096,
 				      ROCE_ACCESS_LOCAL_WRITE), 0);
 	CU_ASSERT_EQUAL(ke->iova, rte_mem_virt2iova(b + 4096));
-	CU_ASSERT_EQUAL(roce_key_ref_iova(&ref, b + 300, 1000),
+	CU_ASSERT_EQUAL(roce_key_ref_iova(&ref, b + 300, 1000, &ic),
 			rte_mem_virt2iova(b + 300));
 	CU_ASSERT_EQUAL(roce_dereg_mr(e->mr[0]), 0);
 	e->mr[0] = NULL;
