@@ -436,7 +436,8 @@ roce_key_zc_inflight(const struct roce_device *dev, uint32_t idx)
  * key checked into @p ref, for zero-copy transmit: from the entry's cached
  * translation when the whole region is IOVA-contiguous, else looked up in
  * the entry's memseg list through the calling worker's page cache @p ic
- * (roce_txbuf_iova_cached(), tagged with the entry and its state).
+ * (not NULL; roce_txbuf_iova_cached(), tagged with the entry and its
+ * state).
  * RTE_BAD_IOVA: none (the caller copies). The entry's fields are read as a
  * seqlock reader: a key changed since the check gets the full lookup.
  */

@@ -115,19 +115,20 @@ struct roce_txbuf_iova_cache {
 	uint32_t state;
 };
 
-/**
- * roce_txbuf_iova() through @p c: an answer from the cached page when
- * [@p addr, @p addr + @p len) lies in it and @p tag and @p state are those
- * it was found for (the key entry and its state word: any deregistration,
- * re-registration or invalidation changes the state), else a lookup that
- * caches the range's page when the range lies in one.
- */
 /** roce_txbuf_iova_cached() past its cache: look up, cache the page. */
 rte_iova_t roce_txbuf_iova_fill(const void *addr, uint32_t len,
 				const struct rte_memseg_list *msl,
 				struct roce_txbuf_iova_cache *c,
 				const void *tag, uint32_t state);
 
+/**
+ * roce_txbuf_iova() through @p c (not NULL): an answer from the cached
+ * page when [@p addr, @p addr + @p len) lies in it and @p tag and
+ * @p state are those it was found for (the key entry and its state word:
+ * any deregistration, re-registration or invalidation changes the
+ * state), else a lookup that caches the range's page when the range lies
+ * in one.
+ */
 static inline rte_iova_t
 roce_txbuf_iova_cached(const void *addr, uint32_t len,
 		       const struct rte_memseg_list *msl,
