@@ -125,14 +125,21 @@ load_le32(const uint8_t *p)
 		(uint32_t)p[3] << 24;
 }
 
-/* Two segments: [0, split) and [split, len). */
-static struct rte_mbuf *
-mbuf_split(const uint8_t *data, size_t len, size_t split)
+/* The vector called @p name (the test stops without it), its IP offset. */
+static const struct test_vector *
+named_vector(const char *name, uint32_t *l3)
 {
-	struct rte_mbuf *a, *b;
+	const struct test_vector *v = test_find_vector(vec, nvec, name);
 
-	a = test_mbuf_from(data, split, 0);
-	b = test_mbuf_from(data + split, len - split, 0);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(v);
+	*l3 = l3_offset(v->data, v->len);
+	return v;
+}
+
+/* @p a followed by @p b, or NULL (both freed) when either is missing. */
+static struct rte_mbuf *
+mbuf_join(struct rte_mbuf *a, struct rte_mbuf *b)
+{
 	if (a == NULL || b == NULL || rte_pktmbuf_chain(a, b) != 0) {
 		rte_pktmbuf_free(a);
 		rte_pktmbuf_free(b);
@@ -141,19 +148,20 @@ mbuf_split(const uint8_t *data, size_t len, size_t split)
 	return a;
 }
 
+/* Two segments: [0, split) and [split, len). */
+static struct rte_mbuf *
+mbuf_split(const uint8_t *data, size_t len, size_t split)
+{
+	return mbuf_join(test_mbuf_from(data, split, 0),
+			 test_mbuf_from(data + split, len - split, 0));
+}
+
 /* Three segments: [0, a), [a, b) (empty when a == b) and [b, len). */
 static struct rte_mbuf *
 mbuf_split3(const uint8_t *data, size_t len, size_t a, size_t b)
 {
-	struct rte_mbuf *m = mbuf_split(data, b, a), *c;
-
-	c = test_mbuf_from(data + b, len - b, 0);
-	if (m == NULL || c == NULL || rte_pktmbuf_chain(m, c) != 0) {
-		rte_pktmbuf_free(m);
-		rte_pktmbuf_free(c);
-		return NULL;
-	}
-	return m;
+	return mbuf_join(mbuf_split(data, b, a),
+			 test_mbuf_from(data + b, len - b, 0));
 }
 
 /* Pointer to byte @p off of a chained mbuf. */
@@ -506,12 +514,9 @@ test_mbuf_every_split(void)
 	size_t split;
 
 	for (k = 0; k < RTE_DIM(names); k++) {
-		const struct test_vector *v = test_find_vector(vec, nvec,
-							       names[k]);
 		uint32_t l3;
+		const struct test_vector *v = named_vector(names[k], &l3);
 
-		CU_ASSERT_PTR_NOT_NULL_FATAL(v);
-		l3 = l3_offset(v->data, v->len);
 		memcpy(zeroed, v->data, v->len);
 		memset(zeroed + v->len - 4, 0, 4);
 		for (split = 1; split < v->len; split++) {
@@ -554,12 +559,9 @@ test_chain_parsed_and_built(void)
 	size_t a, j;
 
 	for (k = 0; k < RTE_DIM(names); k++) {
-		const struct test_vector *v = test_find_vector(vec, nvec,
-							       names[k]);
 		uint32_t l3;
+		const struct test_vector *v = named_vector(names[k], &l3);
 
-		CU_ASSERT_PTR_NOT_NULL_FATAL(v);
-		l3 = l3_offset(v->data, v->len);
 		for (a = 1; a < v->len; a++) {
 			const size_t mid[] = { 0, 1, v->len - 2 - a };
 

@@ -129,6 +129,35 @@ test_pa_range(void)
 }
 
 /*
+ * @p n 4 KiB pages of external memory registered with @p iovas
+ * (rte_extmem_register()), their memseg list in *msl; free with
+ * ext_pages_free().
+ */
+static uint8_t *
+ext_pages(unsigned int n, rte_iova_t *iovas,
+	  const struct rte_memseg_list **msl)
+{
+	uint8_t *m = aligned_alloc(4096, n * 4096);
+
+	*msl = NULL;
+	if (m == NULL)
+		return NULL;
+	if (rte_extmem_register(m, n * 4096, iovas, n, 4096) != 0) {
+		free(m);
+		return NULL;
+	}
+	*msl = roce_txbuf_range_msl(m);
+	return m;
+}
+
+static void
+ext_pages_free(uint8_t *m, unsigned int n)
+{
+	CU_ASSERT_EQUAL(rte_extmem_unregister(m, n * 4096), 0);
+	free(m);
+}
+
+/*
  * Pages whose IOVAs the test chooses (rte_extmem_register()): 4 KiB pages
  * 0-1 and 2-3 IOVA-contiguous pairs, the pairs apart, so that both
  * outcomes of a crossing are seen whatever the huge pages above were.
@@ -142,10 +171,8 @@ test_pa_chosen_iovas(void)
 	const struct rte_memseg_list *msl;
 	uint8_t *m;
 
-	m = aligned_alloc(pg, 4 * pg);
+	m = ext_pages(4, iovas, &msl);
 	CU_ASSERT_FATAL(m != NULL);
-	CU_ASSERT_FATAL(rte_extmem_register(m, 4 * pg, iovas, 4, pg) == 0);
-	msl = roce_txbuf_range_msl(m);
 	CU_ASSERT(msl != NULL);
 	/* inside a page */
 	CU_ASSERT_EQUAL(roce_txbuf_iova(m + 10, 100, NULL), a + 10);
@@ -172,8 +199,7 @@ test_pa_chosen_iovas(void)
 	CU_ASSERT_EQUAL(roce_txbuf_range_iova(m + pg, 2 * pg), RTE_BAD_IOVA);
 	CU_ASSERT_EQUAL(roce_txbuf_range_iova(m + 2 * pg + 1, 2 * pg - 1),
 			b + 1);
-	CU_ASSERT_EQUAL(rte_extmem_unregister(m, 4 * pg), 0);
-	free(m);
+	ext_pages_free(m, 4);
 }
 
 /*
@@ -231,10 +257,8 @@ test_pa_cached_rereg(void)
 	const struct rte_memseg_list *msl;
 	uint8_t *m;
 
-	m = aligned_alloc(pg, 2 * pg);
+	m = ext_pages(2, first, &msl);
 	CU_ASSERT_FATAL(m != NULL);
-	CU_ASSERT_FATAL(rte_extmem_register(m, 2 * pg, first, 2, pg) == 0);
-	msl = roce_txbuf_range_msl(m);
 	CU_ASSERT_EQUAL(roce_txbuf_iova_cached(m + 100, 200, msl, &c, &tag1,
 					       1), a + 100);
 	CU_ASSERT_EQUAL(c.lo, (uintptr_t)m);
@@ -249,6 +273,7 @@ test_pa_cached_rereg(void)
 	CU_ASSERT_EQUAL(roce_txbuf_iova_cached(m + pg - 8, 64, msl, &c, &tag1,
 					       1), a + pg - 8);
 	CU_ASSERT_EQUAL(c.lo, (uintptr_t)m + pg);
+	/* the same memory registered again, at other IOVAs */
 	CU_ASSERT_EQUAL(rte_extmem_unregister(m, 2 * pg), 0);
 	CU_ASSERT_FATAL(rte_extmem_register(m, 2 * pg, second, 2, pg) == 0);
 	msl = roce_txbuf_range_msl(m);
@@ -266,8 +291,7 @@ test_pa_cached_rereg(void)
 			b + 8);
 	CU_ASSERT_EQUAL(roce_txbuf_iova_cached(m + pg - 8, 64, msl, &c, &tag2,
 					       2), RTE_BAD_IOVA);
-	CU_ASSERT_EQUAL(rte_extmem_unregister(m, 2 * pg), 0);
-	free(m);
+	ext_pages_free(m, 2);
 }
 
 static CU_TestInfo pa_tests[] = {
