@@ -279,6 +279,25 @@ parse_headers(const struct rte_mbuf *m, const uint8_t *p, uint32_t avail,
 	return 0;
 }
 
+/*
+ * The first @p n bytes of chained @p m into @p buf, walking the segments
+ * that exist: false when the chain holds fewer (a pkt_len that overstates
+ * its segments, which rte_pktmbuf_read() would follow past the last).
+ */
+static bool
+parse_gather(const struct rte_mbuf *m, uint32_t n, uint8_t *buf)
+{
+	uint32_t run;
+
+	for (; n > 0 && m != NULL; m = m->next) {
+		run = RTE_MIN((uint32_t)m->data_len, n);
+		memcpy(buf, rte_pktmbuf_mtod(m, const uint8_t *), run);
+		buf += run;
+		n -= run;
+	}
+	return n == 0;
+}
+
 int
 roce_parse(const struct rte_mbuf *m, struct roce_pkt *pkt)
 {
@@ -300,13 +319,9 @@ roce_parse(const struct rte_mbuf *m, struct roce_pkt *pkt)
 		return ret;
 	/* Chained, first segment short: bounce the header bytes, again. */
 	avail = RTE_MIN(len, (uint32_t)ROCE_PARSE_HDR_MAX);
-	p = rte_pktmbuf_read(m, 0, avail, pkt->bounce);
-	if (unlikely(p == NULL))
+	if (unlikely(!parse_gather(m, avail, pkt->bounce)))
 		return -ROCE_DROP_TRUNC_ETH;
-	pkt->flags = 0;
-	if (p == pkt->bounce) {
-		pkt->hdr = NULL;
-		pkt->flags = ROCE_PKT_BOUNCED;
-	}
-	return parse_headers(m, p, avail, pkt);
+	pkt->hdr = NULL;
+	pkt->flags = ROCE_PKT_BOUNCED;
+	return parse_headers(m, pkt->bounce, avail, pkt);
 }
