@@ -472,12 +472,11 @@ icrc_calc_segs(const struct rte_mbuf *m, uint32_t l3_off, uint32_t hdr_len,
 				 dgram - ROCE_ICRC_LEN);
 	uint32_t left, off, run, crc;
 
-	if (first + ROCE_ICRC_LRH_LEN > ROCE_ICRC_CLMUL_MAX ||
-	    !icrc_try_clmul(ip, l3_off, ROCE_ICRC_LRH_LEN + first, &crc)) {
+	if (first + ROCE_ICRC_LRH_LEN > ROCE_ICRC_CLMUL_MAX)
 		first = hdr_len;
-		if (!icrc_try_clmul(ip, l3_off, ROCE_ICRC_LRH_LEN + first,
-				    &crc))
-			crc = icrc_hdr_crc_copy(copy, ip, hdr_len);
+	if (!icrc_try_clmul(ip, l3_off, ROCE_ICRC_LRH_LEN + first, &crc)) {
+		first = hdr_len;
+		crc = icrc_hdr_crc_copy(copy, ip, hdr_len);
 	}
 	off = l3_off + first;
 	left = dgram - first - ROCE_ICRC_LEN;
