@@ -734,16 +734,24 @@ bw_post(struct bench *b, uint32_t i, uint64_t iters, bool duration)
 
 	while (done < pl) {
 		uint32_t n = RTE_MIN(pl - done, (uint32_t)RTE_DIM(wrs));
+		/*
+		 * One completion for every cq_mod WRs (seq + 1 a multiple of
+		 * it), and the last: WRs up to the next signalled one, one
+		 * divide a list rather than one a WR.
+		 */
+		uint64_t to_sig = o->cq_mod -
+			(b->scnt[i] + done) % o->cq_mod;
 
 		for (k = 0; k < n; k++) {
 			seq = b->scnt[i] + done + k;
 			wrs[k] = b->wr[i];
-			/* one completion for every cq_mod WRs, and the last */
-			if ((seq + 1) % o->cq_mod == 0 ||
+			if (k + 1 == to_sig ||
 			    (!duration && seq == iters - 1))
 				wrs[k].send_flags |= ROCE_SEND_SIGNALED;
 			else
 				wrs[k].send_flags &= ~ROCE_SEND_SIGNALED;
+			if (k + 1 == to_sig)
+				to_sig += o->cq_mod;
 			wrs[k].wr_id = (uint64_t)i << WRID_QP_SHIFT | (seq + 1);
 		}
 		ret = roce_post_send(b->qp[i], wrs, n, &posted);

@@ -25,6 +25,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <rte_branch_prediction.h>
+#include <rte_common.h>
+
 #include "roce_psn.h"
 #include "roce_qp.h"
 
@@ -100,7 +103,18 @@ roce_qp_mtu(const struct roce_qp *qp)
 static inline uint32_t
 roce_msg_npkts(uint32_t len, uint32_t mtu)
 {
-	return len == 0 ? 1 : (uint32_t)(((uint64_t)len + mtu - 1) / mtu);
+	uint64_t end = (uint64_t)len + mtu - 1;
+
+	if (len == 0)
+		return 1;
+	/*
+	 * Path MTUs are powers of two (IBTA 256..4096 bytes): a shift. The
+	 * 64-bit divide it replaces was on the requester's path twice a
+	 * message (performance.rst, eighteenth round).
+	 */
+	if (likely(rte_is_power_of_2(mtu)))
+		return (uint32_t)(end >> rte_bsf32(mtu));
+	return (uint32_t)(end / mtu);
 }
 
 /**

@@ -282,10 +282,13 @@ resp_fields(const struct roce_qp *qp, struct roce_hdr_fields *f,
 /* Responder resources (READ / atomic), IBTA 9.7.5.1.4                 */
 /* ------------------------------------------------------------------ */
 
+/* The @p i-th oldest (i < res_count, res_head < res_cap): no divide. */
 static inline struct roce_resp_res *
 res_at(const struct roce_resp_state *r, uint32_t i)
 {
-	return &r->res[(r->res_head + i) % r->res_cap];
+	uint32_t k = r->res_head + i;
+
+	return &r->res[k >= r->res_cap ? k - r->res_cap : k];
 }
 
 /*
@@ -311,7 +314,8 @@ res_new(struct roce_resp_state *r)
 		res = res_at(r, 0);
 		if (res->pending && !res->replay)
 			return NULL;
-		r->res_head = (r->res_head + 1) % r->res_cap;
+		if (++r->res_head == r->res_cap)
+			r->res_head = 0;
 		r->res_count--;
 	}
 	res = res_at(r, r->res_count);

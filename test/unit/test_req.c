@@ -433,6 +433,35 @@ test_segmentation_4096(void)
 	check_send_segmentation(ROCE_MTU_4096);
 }
 
+/*
+ * roce_msg_npkts() against a plain ceiling division: every IBTA MTU (the
+ * shift) and one that is not a power of two (the divide), at the edges of
+ * each packet and of the 32-bit length.
+ */
+static void
+test_msg_npkts(void)
+{
+	static const uint32_t mtus[] = { 256, 512, 1024, 2048, 4096, 1500 };
+	uint32_t k, m, i;
+
+	for (k = 0; k < RTE_DIM(mtus); k++) {
+		uint32_t mtu = mtus[k];
+		uint32_t lens[] = { 1, mtu - 1, mtu, mtu + 1, 2 * mtu,
+				    ROCE_MAX_MSG_SIZE, UINT32_MAX - mtu,
+				    UINT32_MAX };
+
+		CU_ASSERT_EQUAL(roce_msg_npkts(0, mtu), 1);
+		for (i = 0; i < RTE_DIM(lens); i++) {
+			uint64_t want = ((uint64_t)lens[i] + mtu - 1) / mtu;
+
+			CU_ASSERT_EQUAL(roce_msg_npkts(lens[i], mtu), want);
+		}
+		for (m = 1; m < 3 * mtu; m += 7)
+			CU_ASSERT_EQUAL(roce_msg_npkts(m, mtu),
+					(m + mtu - 1) / mtu);
+	}
+}
+
 /* WRITE with immediate: RETH on FIRST only, ImmDt on LAST only. */
 static void
 test_write_imm_headers(void)
@@ -1314,6 +1343,7 @@ test_loss_window_no_stall(void)
 static CU_TestInfo req_tests[] = {
 	{ "SEND segmentation, MTU 256", test_segmentation_256 },
 	{ "SEND segmentation, MTU 4096", test_segmentation_4096 },
+	{ "packets of a message at each MTU", test_msg_npkts },
 	{ "WRITE with immediate headers", test_write_imm_headers },
 	{ "AckReq every N packets", test_ackreq_every_n },
 	{ "READ PSN advance and data", test_read_psn_and_data },
