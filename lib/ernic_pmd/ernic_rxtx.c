@@ -28,6 +28,7 @@
 
 #include "ernic_priv.h"
 #include "roce_hdr.h"
+#include "roce_mbuf.h"
 #include "roce_parse.h"
 #include "roce_qp.h"
 
@@ -60,8 +61,15 @@ ernic_classify(const struct ernic_port *p, const struct rte_mbuf *m,
 	bool tagged = false;
 
 	avail = RTE_MIN(len, (uint32_t)sizeof(buf));
-	h = rte_pktmbuf_read(m, 0, avail, buf);
-	if (h == NULL || avail < ROCE_ETH_HLEN)
+	if (avail <= rte_pktmbuf_data_len(m)) {
+		h = rte_pktmbuf_mtod(m, const uint8_t *);
+	} else {
+		/* what the segments hold: a RoCE frame whose chain is
+		 * short still goes to the worker, whose parser counts it */
+		avail = roce_mbuf_gather(m, 0, avail, buf);
+		h = buf;
+	}
+	if (avail < ROCE_ETH_HLEN)
 		return ERNIC_CLASS_APP;
 	etype = (uint16_t)(h[12] << 8 | h[13]);
 	off = ROCE_ETH_HLEN;

@@ -11,6 +11,7 @@
 #include <rte_branch_prediction.h>
 
 #include "roce_icrc.h"
+#include "roce_mbuf.h"
 #include "roce_parse.h"
 
 static_assert(ROCE_PARSE_HDR_MAX >= ROCE_ETH_HLEN + ROCE_VLAN_HLEN +
@@ -279,25 +280,6 @@ parse_headers(const struct rte_mbuf *m, const uint8_t *p, uint32_t avail,
 	return 0;
 }
 
-/*
- * The first @p n bytes of chained @p m into @p buf, walking the segments
- * that exist: false when the chain holds fewer (a pkt_len that overstates
- * its segments, which rte_pktmbuf_read() would follow past the last).
- */
-static bool
-parse_gather(const struct rte_mbuf *m, uint32_t n, uint8_t *buf)
-{
-	uint32_t run;
-
-	for (; n > 0 && m != NULL; m = m->next) {
-		run = RTE_MIN((uint32_t)m->data_len, n);
-		memcpy(buf, rte_pktmbuf_mtod(m, const uint8_t *), run);
-		buf += run;
-		n -= run;
-	}
-	return n == 0;
-}
-
 int
 roce_parse(const struct rte_mbuf *m, struct roce_pkt *pkt)
 {
@@ -310,6 +292,12 @@ roce_parse(const struct rte_mbuf *m, struct roce_pkt *pkt)
 	pkt->flags = 0;
 	pkt->hdr = p;
 	/*
+	 * Segments that hold fewer bytes than pkt_len: everything after the
+	 * parser (ICRC, payload copies, MADs) may then trust pkt_len.
+	 */
+	if (unlikely(!roce_mbuf_holds(m)))
+		return -ROCE_DROP_TRUNC_ETH;
+	/*
 	 * In place when every header lies in the first segment: also a
 	 * chained frame whose first segment holds just the headers (a
 	 * zero-copy packet: headers, attached payload, ICRC).
@@ -319,7 +307,7 @@ roce_parse(const struct rte_mbuf *m, struct roce_pkt *pkt)
 		return ret;
 	/* Chained, first segment short: bounce the header bytes, again. */
 	avail = RTE_MIN(len, (uint32_t)ROCE_PARSE_HDR_MAX);
-	if (unlikely(!parse_gather(m, avail, pkt->bounce)))
+	if (unlikely(roce_mbuf_gather(m, 0, avail, pkt->bounce) != avail))
 		return -ROCE_DROP_TRUNC_ETH;
 	pkt->hdr = NULL;
 	pkt->flags = ROCE_PKT_BOUNCED;

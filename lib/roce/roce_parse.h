@@ -114,7 +114,9 @@ struct roce_pkt {
  * fragment, UDP length equal to the IP payload, destination port 4791,
  * BTH present, TVer 0, opcode supported, room for the opcode's extension
  * headers and the ICRC, and a pad count consistent with the payload. No
- * byte outside the packet is read, whatever its lengths claim.
+ * byte outside the packet is read, whatever its lengths claim; a chain
+ * whose segments hold fewer bytes than its pkt_len is -ROCE_DROP_TRUNC_ETH,
+ * so that a parsed packet's readers may trust pkt_len.
  *
  * @param m the frame, data starting at the Ethernet header; may be chained
  * @param[out] pkt the view (valid only when 0 is returned; may be partly
@@ -257,7 +259,7 @@ roce_pkt_payload_len(const struct roce_pkt *pkt)
  *
  * @return a pointer into the mbuf, or NULL when the payload continues in
  *   a later segment: copy it from roce_pkt::payload_off with
- *   rte_pktmbuf_read() or a segment walk
+ *   rte_pktmbuf_read() (the parser checked the segments against pkt_len)
  */
 static inline const void *
 roce_pkt_payload(const struct roce_pkt *pkt)

@@ -132,7 +132,10 @@ mbuf_copy_out(const struct rte_mbuf *m, uint32_t off, void *dst, uint32_t len)
 
 	if (len == 0)
 		return;
-	/* rte_pktmbuf_read() copies into dst itself across segments */
+	/*
+	 * rte_pktmbuf_read() copies into dst itself across segments; the
+	 * parser checked that they hold pkt_len (roce_mbuf_holds())
+	 */
 	p = rte_pktmbuf_read(m, off, len, dst);
 	if (p != dst)
 		rte_memcpy(dst, p, len);

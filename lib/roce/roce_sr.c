@@ -198,6 +198,7 @@ sr_copy_payload(const struct roce_pkt *pkt, const struct rte_mbuf *m,
 
 	if (pkt->payload_len == 0)
 		return;
+	/* in the packet, whose segments the parser checked */
 	p = rte_pktmbuf_read(m, pkt->payload_off, pkt->payload_len, dst);
 	if (p != dst)
 		rte_memcpy(dst, p, pkt->payload_len);

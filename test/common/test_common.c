@@ -185,6 +185,35 @@ test_mbuf_from(const void *data, size_t len, size_t seg_len)
 	return head;
 }
 
+struct rte_mbuf *
+test_mbuf_join(struct rte_mbuf *a, struct rte_mbuf *b)
+{
+	if (a == NULL || b == NULL || rte_pktmbuf_chain(a, b) != 0) {
+		rte_pktmbuf_free(a);
+		rte_pktmbuf_free(b);
+		return NULL;
+	}
+	return a;
+}
+
+struct rte_mbuf *
+test_mbuf_split(const void *data, size_t len, size_t split)
+{
+	const uint8_t *p = data;
+
+	return test_mbuf_join(test_mbuf_from(p, split, 0),
+			      test_mbuf_from(p + split, len - split, 0));
+}
+
+struct rte_mbuf *
+test_mbuf_split3(const void *data, size_t len, size_t a, size_t b)
+{
+	const uint8_t *p = data;
+
+	return test_mbuf_join(test_mbuf_split(p, b, a),
+			      test_mbuf_from(p + b, len - b, 0));
+}
+
 int
 test_port_start(uint16_t port)
 {

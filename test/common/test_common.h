@@ -49,6 +49,16 @@ const struct test_vector *test_find_vector(const struct test_vector *v, int n,
 /** Copy @p len bytes into a fresh mbuf, chained in @p seg_len pieces (0: one segment). */
 struct rte_mbuf *test_mbuf_from(const void *data, size_t len, size_t seg_len);
 
+/** @p a followed by @p b, or NULL (both freed) when either is missing. */
+struct rte_mbuf *test_mbuf_join(struct rte_mbuf *a, struct rte_mbuf *b);
+
+/** Two segments: [0, split) and [split, len) of @p data. */
+struct rte_mbuf *test_mbuf_split(const void *data, size_t len, size_t split);
+
+/** Three segments: [0, a), [a, b) (empty when a == b) and [b, len). */
+struct rte_mbuf *test_mbuf_split3(const void *data, size_t len, size_t a,
+				  size_t b);
+
 /**
  * Configure @p port with one RX and one TX queue of 1024 descriptors (RX
  * from test_mbuf_pool()) and start it: what an application does with a

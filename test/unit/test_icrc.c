@@ -136,34 +136,6 @@ named_vector(const char *name, uint32_t *l3)
 	return v;
 }
 
-/* @p a followed by @p b, or NULL (both freed) when either is missing. */
-static struct rte_mbuf *
-mbuf_join(struct rte_mbuf *a, struct rte_mbuf *b)
-{
-	if (a == NULL || b == NULL || rte_pktmbuf_chain(a, b) != 0) {
-		rte_pktmbuf_free(a);
-		rte_pktmbuf_free(b);
-		return NULL;
-	}
-	return a;
-}
-
-/* Two segments: [0, split) and [split, len). */
-static struct rte_mbuf *
-mbuf_split(const uint8_t *data, size_t len, size_t split)
-{
-	return mbuf_join(test_mbuf_from(data, split, 0),
-			 test_mbuf_from(data + split, len - split, 0));
-}
-
-/* Three segments: [0, a), [a, b) (empty when a == b) and [b, len). */
-static struct rte_mbuf *
-mbuf_split3(const uint8_t *data, size_t len, size_t a, size_t b)
-{
-	return mbuf_join(mbuf_split(data, b, a),
-			 test_mbuf_from(data + b, len - b, 0));
-}
-
 /* Pointer to byte @p off of a chained mbuf. */
 static uint8_t *
 mbuf_byte(struct rte_mbuf *m, uint32_t off)
@@ -520,12 +492,12 @@ test_mbuf_every_split(void)
 		memcpy(zeroed, v->data, v->len);
 		memset(zeroed + v->len - 4, 0, 4);
 		for (split = 1; split < v->len; split++) {
-			struct rte_mbuf *m = mbuf_split(v->data, v->len, split);
+			struct rte_mbuf *m = test_mbuf_split(v->data, v->len, split);
 
 			CU_ASSERT_PTR_NOT_NULL_FATAL(m);
 			CU_ASSERT_EQUAL(roce_icrc_verify_mbuf(m, l3), 0);
 			rte_pktmbuf_free(m);
-			m = mbuf_split(zeroed, v->len, split);
+			m = test_mbuf_split(zeroed, v->len, split);
 			CU_ASSERT_PTR_NOT_NULL_FATAL(m);
 			CU_ASSERT_EQUAL(roce_icrc_fill_mbuf(m, l3), 0);
 			CU_ASSERT(mbuf_equals(m, v->data, v->len));
@@ -574,7 +546,7 @@ test_chain_parsed_and_built(void)
 				if (b >= v->len || (j == 2 && b <= a))
 					continue;
 				runs++;
-				m = mbuf_split3(v->data, v->len, a, b);
+				m = test_mbuf_split3(v->data, v->len, a, b);
 				CU_ASSERT_PTR_NOT_NULL_FATAL(m);
 				rc = roce_parse(m, &pkt);
 				if (rc != 0 || roce_icrc_verify_pkt(&pkt) != 0)
@@ -588,7 +560,7 @@ test_chain_parsed_and_built(void)
 
 				memcpy(f, v->data, v->len);
 				memset(f + v->len - 4, 0, 4);
-				m = mbuf_split3(f, v->len, a, b);
+				m = test_mbuf_split3(f, v->len, a, b);
 				CU_ASSERT_PTR_NOT_NULL_FATAL(m);
 				m->l2_len = l3;
 				if (roce_icrc_fill_built(m) != 0 ||

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "roce_mbuf.h"
 #include "roce_parse.h"
 #include "test_common.h"
 #include "wire_util.h"
@@ -310,6 +311,90 @@ test_chain_short_of_pkt_len(void)
 		CU_ASSERT_EQUAL(roce_parse(m, &pkt), -ROCE_DROP_TRUNC_ETH);
 		m->pkt_len = 100;
 		CU_ASSERT_NOT_EQUAL(roce_parse(m, &pkt), -ROCE_DROP_TRUNC_ETH);
+		rte_pktmbuf_free(m);
+	}
+}
+
+/*
+ * The whole frame, its headers in the first segment (read in place), one
+ * byte short of pkt_len: refused before any reader trusts pkt_len. One
+ * segment, two, and three with an empty middle one; the same chains with
+ * the right pkt_len parse.
+ */
+static void
+test_in_place_short_of_pkt_len(void)
+{
+	const struct test_vector *v = test_find_vector(vec, nvec,
+						       "RC_RDMA_WRITE_ONLY_v4");
+	struct roce_pkt pkt;
+	unsigned int k;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(v);
+	for (k = 0; k < 3; k++) {
+		struct rte_mbuf *m = k == 0 ? test_mbuf_from(v->data, v->len, 0) :
+				     k == 1 ? test_mbuf_split(v->data, v->len, 70) :
+				     test_mbuf_split3(v->data, v->len, 70, 70);
+
+		CU_ASSERT_FATAL(m != NULL);
+		CU_ASSERT_EQUAL(roce_parse(m, &pkt), 0);
+		CU_ASSERT_PTR_NOT_NULL(pkt.hdr);	/* in place */
+		m->pkt_len++;
+		CU_ASSERT_EQUAL(roce_parse(m, &pkt), -ROCE_DROP_TRUNC_ETH);
+		rte_pktmbuf_free(m);
+	}
+}
+
+/*
+ * roce_mbuf_gather() and roce_mbuf_read() at every offset and length of a
+ * frame cut in three (empty middle segment too) match the flat bytes; with
+ * pkt_len overstating the chain they return what the segments hold, and
+ * roce_mbuf_holds() says no.
+ */
+static void
+test_mbuf_segment_reads(void)
+{
+	const struct test_vector *v = test_find_vector(vec, nvec,
+						       "RC_SEND_ONLY_v4");
+	static const size_t cuts[][2] = { { 0, 0 }, { 1, 1 }, { 20, 20 },
+					  { 20, 45 }, { 63, 64 } };
+	uint8_t buf[256];
+	unsigned int c;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(v);
+	CU_ASSERT_FATAL(v->len <= sizeof(buf) && v->len > 64);
+	for (c = 0; c < RTE_DIM(cuts); c++) {
+		struct rte_mbuf *m = test_mbuf_split3(v->data, v->len,
+						      cuts[c][0], cuts[c][1]);
+		uint32_t off, len, n = (uint32_t)v->len;
+		const uint8_t *r;
+
+		CU_ASSERT_FATAL(m != NULL);
+		CU_ASSERT(roce_mbuf_holds(m));
+		for (off = 0; off <= n; off++) {
+			for (len = 0; off + len <= n + 2; len++) {
+				uint32_t want = off + len <= n ? len : n - off;
+
+				memset(buf, 0, sizeof(buf));
+				CU_ASSERT_EQUAL(roce_mbuf_gather(m, off, len,
+								 buf), want);
+				CU_ASSERT_EQUAL(memcmp(buf, v->data + off,
+						       want), 0);
+				r = roce_mbuf_read(m, off, len, buf);
+				if (off + len > n) {
+					CU_ASSERT_PTR_NULL(r);
+				} else {
+					CU_ASSERT_FATAL(r != NULL);
+					CU_ASSERT_EQUAL(memcmp(r, v->data + off,
+							       len), 0);
+				}
+			}
+		}
+		/* pkt_len past the segments: only what they hold */
+		m->pkt_len = n + 40;
+		CU_ASSERT(!roce_mbuf_holds(m));
+		CU_ASSERT_EQUAL(roce_mbuf_gather(m, 10, n, buf), n - 10);
+		CU_ASSERT_EQUAL(roce_mbuf_gather(m, n + 5, 4, buf), 0);
+		CU_ASSERT_PTR_NULL(roce_mbuf_read(m, n - 4, 8, buf));
 		rte_pktmbuf_free(m);
 	}
 }
@@ -709,6 +794,8 @@ static CU_TestInfo parse_tests[] = {
 	{ "CM MADs of Linux rxe", test_cm_mads },
 	{ "chained in small segments", test_chained },
 	{ "chain shorter than its pkt_len", test_chain_short_of_pkt_len },
+	{ "headers in place, chain short of pkt_len", test_in_place_short_of_pkt_len },
+	{ "segment reads of a chain", test_mbuf_segment_reads },
 	{ "truncated at every length", test_truncated },
 	{ "RoCE segment cut in BTH/ext/ICRC", test_truncated_roce },
 	{ "bad Ethernet/IP", test_bad_l2_l3 },

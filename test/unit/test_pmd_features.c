@@ -286,7 +286,7 @@ test_vlan(void)
 	struct roce_wc wc;
 	struct rte_mbuf *m[8];
 	unsigned int tag_ab = 0, other_ab = 0, tag_ba = 0, other_ba = 0, n;
-	uint64_t roce0, nonroce0;
+	uint64_t roce0, nonroce0, trunc0;
 	uint8_t f[128];
 	uint16_t p0, p1;
 	int i, done = 0;
@@ -348,6 +348,27 @@ test_vlan(void)
 	n = rte_eth_rx_burst(p0, 0, m, RTE_DIM(m));
 	CU_ASSERT(n == 2);
 	rte_pktmbuf_free_bulk(m, n);
+
+	/*
+	 * Our RoCE frame as a chain whose pkt_len claims 8 bytes more than
+	 * its segments hold, the headers split (the classifier and the
+	 * parser gather them) or in the first segment: RoCE, then refused by
+	 * the parser and counted, nothing read past the last segment.
+	 */
+	roce0 = xstat(p0, "rx_roce");
+	trunc0 = xstat(p0, "roce_rx_drop_trunc_eth");
+	n = (unsigned int)make_roce(f, VID, roce_qp_num(s[0].qp));
+	for (i = 0; i < 2; i++) {
+		struct rte_mbuf *c = test_mbuf_split(f, n, i == 0 ? 20 : 60);
+
+		CU_ASSERT_FATAL(c != NULL);
+		c->pkt_len += 8;
+		CU_ASSERT_FATAL(rte_ring_enqueue(a_in, c) == 0);
+	}
+	for (i = 0; i < 4; i++)
+		rte_pmd_ernic_poll(p0);
+	CU_ASSERT(xstat(p0, "rx_roce") == roce0 + 2);
+	CU_ASSERT(xstat(p0, "roce_rx_drop_trunc_eth") == trunc0 + 2);
 
 	side_destroy(&s[0]);
 	side_destroy(&s[1]);
