@@ -13,6 +13,7 @@
 #include "roce_icrc.h"
 #include "roce_log.h"
 #include "roce_mad.h"
+#include "roce_mbuf.h"
 #include "roce_timer.h"
 
 /** A send waiting for its answer (owned by the agent). */
@@ -179,7 +180,7 @@ roce_mad_frame_parse(const struct rte_mbuf *m, const struct roce_pkt *pkt,
 	/* IBTA 13.4.1 C13-1: every MAD is 256 bytes */
 	if (pkt->payload_len != ROCE_MAD_LEN)
 		return -ROCE_MAD_DROP_LEN;
-	src = rte_pktmbuf_read(m, pkt->payload_off, ROCE_MAD_LEN, mad->b);
+	src = roce_mbuf_read(m, pkt->payload_off, ROCE_MAD_LEN, mad->b);
 	if (src == NULL)
 		return -ROCE_MAD_DROP_LEN;
 	if (src != mad->b)

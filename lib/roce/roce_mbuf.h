@@ -11,9 +11,9 @@
  * These helpers stop at pkt_len as it does, but walk only the segments that
  * exist. roce_parse() refuses a frame whose segments hold fewer than
  * pkt_len bytes (roce_mbuf_holds()), so that everything after it (the
- * ICRC, the responder's copies, QP1's MADs) may trust pkt_len; the PMD's
- * classifier, which sees frames before the parser, reads through
- * roce_mbuf_gather().
+ * ICRC, the responder's copies) may trust pkt_len; the PMD's classifier,
+ * which sees frames before the parser, reads through roce_mbuf_gather(),
+ * and QP1's MAD decoder, a public entry point, through roce_mbuf_read().
  */
 
 #include <stdbool.h>
