@@ -10,7 +10,11 @@
 #               in cache, and (rows *_16k) into 64 MiB of target buffers,
 #               as large as the 16384-QP row's
 #   2. io       dpdk-testpmd io forwarding on the embedded link (net_ring
-#               pair, and net_memif), 64 B and 4 KB frames
+#               pair, and net_memif), 64 B and 4 KB frames; and the
+#               link's floor: what a 4 KB frame costs the receiving lcore
+#               of the net_ring loopback before any transport work (take
+#               it, read its headers and ICRC slot, free it; zero-copy
+#               shape and one segment, test/roce-linkfloor)
 #   3. loopback ernic-testpmd --loopback (two net_ernic ports on a net_ring
 #               pair, one lcore polling each): write/read/send bandwidth over
 #               5 sizes with 1 and 64 QPs, write/send latency, 64 B message
@@ -310,6 +314,40 @@ step_io() {
 				gbps="$(python3 -c "print($pps * $size * 8 / 1e9)")" \
 				step=io link=$link
 		done
+	done
+	link_floor_rows
+}
+
+# What a frame costs the receiving lcore of the net_ring loopback before any
+# transport work (test/roce-linkfloor): take it from the ring, read its
+# headers and ICRC slot, free its mbufs back to the sender's pools. zc: the
+# PMD's zero-copy 4 KB WRITE (three segments); flat: the same in one mbuf.
+# results.md sets it beside the bound: the 4 KB ratio's ceiling on this link.
+link_floor_rows() {
+	local shape log
+	for shape in zc flat; do
+		log=$logs/link_floor_$shape.log
+		if ! "$build_dir/test/roce-linkfloor" -l 0-1 "${eal_mem[@]}" \
+			--no-pci --log-level=lib.eal:error --no-telemetry -- \
+			--shape $shape --seconds "$secs" >"$log" 2>&1; then
+			say "   link_floor_$shape: FAILED (see $log)"
+			failed=1
+			continue
+		fi
+		python3 - "$log" "$raw" <<'EOF'
+import json, sys
+r = json.loads([l for l in open(sys.argv[1]) if l.startswith('{')][-1])
+row = {'name': r['name'], 'bytes': r['payload'], 'qps': 0, 'lcores': 2,
+       'step': 'io', 'link': 'ring', 'segs': r['segs'], 'mpps': r['mpps'],
+       'worker_cycles': r['rx_cycles_a_frame'],
+       'worker_mps': r['rx_busy_mps'],
+       'tx_cycles_a_frame': r['tx_cycles_a_frame'], 'tsc_mhz': r['tsc_mhz']}
+with open(sys.argv[2], 'a') as f:
+    f.write(json.dumps(row) + '\n')
+print('   %-16s %5d B  %d segment(s)  receiver %6.1f cycles a frame (%6.2f M/s a busy lcore), sender %6.1f'
+      % (r['name'], r['payload'], r['segs'], r['rx_cycles_a_frame'],
+         r['rx_busy_mps'], r['tx_cycles_a_frame']))
+EOF
 	done
 }
 
@@ -656,6 +694,17 @@ w4 = val('write_bw_4096_q1', 'worker_mps')
 target('4 KB WRITE, one busy worker lcore (--cycles) vs bound',
        None if w4 is None else w4 * 4096 * 8 / 1000, bound, 0.8, 'Gb/s',
        'Gb/s')
+# the most that ratio can be on this link: a receiver whose transport cost
+# nothing still pays the bound's per-byte work and the link's per-frame
+# floor (link_floor_zc), so bound / (bound + floor) in time a frame
+fl, hz = val('link_floor_zc', 'worker_cycles'), val('link_floor_zc', 'tsc_mhz')
+bmpps = val('bound_icrc_copy', 'mpps')
+ceil = None
+if fl is not None and hz and bmpps:
+    bcyc = hz / bmpps
+    ceil = bcyc / (bcyc + fl)
+md.append('| 4 KB: ceiling of that ratio on this link (bound / (bound + link floor), zero transport cost) | %s cycles a frame (floor) | %s cycles a frame (bound) | %s | (context) | - |' % (
+    fmt(fl, 1), fmt(None if not (hz and bmpps) else hz / bmpps, 1), fmt(ceil)))
 target('64 B write_lat t_typical (us)', val('write_lat_64', 'lat_typical_us'),
        None, 2, 'us', '', higher=False, absolute=True)
 target('64 B write_lat 99.9 % (us)', val('write_lat_64', 'lat_999_us'),
