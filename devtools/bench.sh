@@ -322,7 +322,8 @@ step_io() {
 # transport work (test/roce-linkfloor): take it from the ring, read its
 # headers and ICRC slot, free its mbufs back to the sender's pools. zc: the
 # PMD's zero-copy 4 KB WRITE (three segments); flat: the same in one mbuf.
-# results.md sets it beside the bound: the 4 KB ratio's ceiling on this link.
+# results.md sets it beside the bound: the 4 KB per-worker ratio that a
+# receiver with no transport work would reach on this link.
 link_floor_rows() {
 	local shape log
 	for shape in zc flat; do
@@ -694,16 +695,17 @@ w4 = val('write_bw_4096_q1', 'worker_mps')
 target('4 KB WRITE, one busy worker lcore (--cycles) vs bound',
        None if w4 is None else w4 * 4096 * 8 / 1000, bound, 0.8, 'Gb/s',
        'Gb/s')
-# the most that ratio can be on this link: a receiver whose transport cost
-# nothing still pays the bound's per-byte work and the link's per-frame
-# floor (link_floor_zc), so bound / (bound + floor) in time a frame
+# what that ratio would be on this link with no transport cost at all: the
+# bound's per-byte work and the link's per-frame floor (link_floor_zc),
+# bound / (bound + floor) in time a frame (an estimate of the ceiling: it
+# prices the receiver's bytes at the bound's)
 fl, hz = val('link_floor_zc', 'worker_cycles'), val('link_floor_zc', 'tsc_mhz')
 bmpps = val('bound_icrc_copy', 'mpps')
 ceil = None
 if fl is not None and hz and bmpps:
     bcyc = hz / bmpps
     ceil = bcyc / (bcyc + fl)
-md.append('| 4 KB: ceiling of that ratio on this link (bound / (bound + link floor), zero transport cost) | %s cycles a frame (floor) | %s cycles a frame (bound) | %s | (context) | - |' % (
+md.append('| 4 KB: that ratio with no transport cost on this link (bound / (bound + link floor)) | %s cycles a frame (floor) | %s cycles a frame (bound) | %s | (context) | - |' % (
     fmt(fl, 1), fmt(None if not (hz and bmpps) else hz / bmpps, 1), fmt(ceil)))
 target('64 B write_lat t_typical (us)', val('write_lat_64', 'lat_typical_us'),
        None, 2, 'us', '', higher=False, absolute=True)
