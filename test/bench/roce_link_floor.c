@@ -17,8 +17,10 @@
  *
  *   zc    a zero-copy WRITE ONLY (the PMD default): a header mbuf of the
  *         port's TX pool, the payload attached from registered memory by
- *         roce_txbuf_attach() (shared info in the attached mbuf's own data
- *         room, a free callback) and the pad + ICRC tail: three segments
+ *         roce_txbuf_attach_ref() (shared info in the attached mbuf's own
+ *         data room, the free callback counting the freed attachment, as
+ *         the PMD counts them for deregistration) and the pad + ICRC
+ *         tail: three segments
  *   flat  the same frame in one mbuf (copied TX, or a NIC's RX into
  *         PMTU-sized mbufs): one segment
  *
@@ -34,7 +36,9 @@
  * Usage: roce-linkfloor [EAL options] -- [--shape zc|flat] [--payload N]
  *        [--window N] [--seconds S]
  * One JSON object on stdout; exit status 0, 1 when a received frame is not
- * the frame sent (or the setup fails), 2 on a bad option.
+ * the frame sent, an attachment was not freed once (the ring is drained
+ * at the end: every attachment taken must have been freed), or the setup
+ * fails; 2 on a bad option.
  */
 #include <getopt.h>
 #include <inttypes.h>
@@ -77,21 +81,28 @@ struct lf_opts {
 	double seconds;
 };
 
+/* Read-mostly set-up, then each side's own lines: nothing shared by accident. */
 struct lf_ctx {
 	struct lf_opts o;
 	uint16_t port;
 	struct rte_mempool *tx_pool;
 	struct rte_mempool *zc_pool;
 	uint8_t *area;			/* the "registered" payload memory */
+	rte_iova_t area_iova;		/* its IOVA when contiguous */
 	uint8_t hdr[128];		/* the frame's headers, built once */
 	uint32_t hlen, pad, flen;
 	volatile bool stop;
-	/* sender */
-	uint64_t tx_frames, tx_cycles, tx_nomem;
-	/* receiver */
-	uint64_t rx_frames, rx_cycles, rx_bad;
-	uint64_t rx_done;		/* frames received, for the sender (atomic) */
+	/* the sender's: its counts, the key entry's taken count */
+	uint64_t tx_frames __rte_cache_aligned;
+	uint64_t tx_cycles, tx_nomem;
+	uint32_t zc_taken;		/* roce_key_entry::zc_taken */
+	/* the receiver's: its counts, the device's freed count */
+	uint64_t rx_frames __rte_cache_aligned;
+	uint64_t rx_cycles, rx_bad;
+	uint32_t zc_dropped;		/* roce_device::zc_dropped[] */
 	uint32_t sink;
+	/* the one line both read: frames received (the window) */
+	uint64_t rx_done __rte_cache_aligned;
 };
 
 static int
@@ -209,7 +220,10 @@ static struct rte_mbuf *
 make_frame(struct lf_ctx *c, uint64_t seq)
 {
 	struct rte_mbuf *m = rte_pktmbuf_alloc(c->tx_pool), *tail;
+	const struct roce_txbuf_count cnt = { &c->zc_taken, &c->zc_dropped };
 	uint32_t trailer = c->pad + ROCE_ICRC_LEN;
+	uint64_t off = (seq % LF_SLOTS) * c->o.payload;
+	rte_iova_t iova;
 	uint8_t *p;
 
 	if (m == NULL)
@@ -226,9 +240,11 @@ make_frame(struct lf_ctx *c, uint64_t seq)
 	}
 	m->data_len = (uint16_t)c->hlen;
 	m->pkt_len = c->hlen;
-	if (roce_txbuf_attach(c->zc_pool, m,
-			      c->area + (seq % LF_SLOTS) * c->o.payload,
-			      c->o.payload) != 0) {
+	/* the PMD's worker keeps its last page's IOVA: the same, cheaper */
+	iova = c->area_iova != RTE_BAD_IOVA ? c->area_iova + off :
+		roce_txbuf_iova(c->area + off, c->o.payload, NULL);
+	if (roce_txbuf_attach_ref(c->zc_pool, NULL, m, c->area + off,
+				  c->o.payload, iova, &cnt) != 0) {
 		rte_pktmbuf_free(m);
 		return NULL;
 	}
@@ -365,6 +381,18 @@ receive(struct lf_ctx *c)
 	c->sink = acc;
 }
 
+/* The frames still in the ring, freed after the sender stopped. */
+static void
+drain(struct lf_ctx *c)
+{
+	struct rte_mbuf *b[LF_BURST];
+	uint16_t n, i;
+
+	while ((n = rte_eth_rx_burst(c->port, 0, b, LF_BURST)) != 0)
+		for (i = 0; i < n; i++)
+			rte_pktmbuf_free(b[i]);
+}
+
 /* One net_ring port whose TX ring is its RX ring: the sender's lcore
  * enqueues, the receiver's dequeues (single producer, single consumer). */
 static int
@@ -388,6 +416,8 @@ setup(struct lf_ctx *c)
 	    r == NULL)
 		return -ENOMEM;
 	memset(c->area, 0x5a, (size_t)LF_SLOTS * c->o.payload);
+	c->area_iova = roce_txbuf_iova(c->area,
+				       LF_SLOTS * c->o.payload, NULL);
 	port = rte_eth_from_rings("lf_ring", &r, 1, &r, 1,
 				  (unsigned int)rte_socket_id());
 	if (port < 0)
@@ -420,9 +450,12 @@ main(int argc, char **argv)
 	}
 	argc -= ret;
 	argv += ret;
-	c = calloc(1, sizeof(*c));
+	/* its lines as declared: aligned as its type */
+	c = aligned_alloc(RTE_CACHE_LINE_SIZE,
+			  RTE_ALIGN_CEIL(sizeof(*c), RTE_CACHE_LINE_SIZE));
 	if (c == NULL)
 		return 1;
+	memset(c, 0, sizeof(*c));
 	if (parse_opts(argc, argv, &c->o) != 0)
 		return 2;
 	lcore = rte_get_next_lcore(-1, 1, 0);
@@ -441,6 +474,7 @@ main(int argc, char **argv)
 	receive(c);
 	c->stop = true;
 	rte_eal_wait_lcore(lcore);
+	drain(c);
 	hz = (double)rte_get_tsc_hz();
 	if (c->rx_frames == 0 || c->tx_frames == 0) {
 		fprintf(stderr, "roce-linkfloor: no frames went through\n");
@@ -461,6 +495,12 @@ main(int argc, char **argv)
 	if (c->rx_bad != 0) {
 		fprintf(stderr, "roce-linkfloor: %" PRIu64 " frames not as sent\n",
 			c->rx_bad);
+		return 1;
+	}
+	if (__atomic_load_n(&c->zc_taken, __ATOMIC_ACQUIRE) !=
+	    __atomic_load_n(&c->zc_dropped, __ATOMIC_ACQUIRE)) {
+		fprintf(stderr, "roce-linkfloor: %u attachments taken, %u freed\n",
+			c->zc_taken, c->zc_dropped);
 		return 1;
 	}
 	rte_eth_dev_stop(c->port);
