@@ -60,6 +60,10 @@
 #                     when a loaded machine deschedules a poll loop)
 #   BENCH_APPEND=1    keep raw.jsonl: the rows of this run replace those
 #                     of the same name (re-run a few steps of a full run)
+#   BENCH_REPEAT      runs of each row a target is judged on (3; 1 with
+#                     BENCH_QUICK): the first in its step's order, the
+#                     others in rounds at the step's end; results.md takes
+#                     each figure's median and prints the runs' range
 # "devtools/bench.sh report" only rewrites results.* and the plot from
 # raw.jsonl.
 # A row that fails is recorded with its error and the run goes on; the exit
@@ -75,6 +79,7 @@ huge_want=${BENCH_HUGEPAGES:-1536}
 quick=${BENCH_QUICK:-0}
 qp_timeout=${BENCH_QP_TIMEOUT:-18}
 append=${BENCH_APPEND:-0}
+repeat=${BENCH_REPEAT:-3}
 numa_wrong=0
 steps=()
 for a in "$@"; do
@@ -86,7 +91,12 @@ done
 if [ "$quick" = 1 ]; then
 	secs=${BENCH_SECONDS:-1}
 	lat_iters=${BENCH_LAT_ITERS:-2000}
+	repeat=${BENCH_REPEAT:-1}
 fi
+case $repeat in
+[1-9]) ;;
+*) echo "bench.sh: BENCH_REPEAT must be 1..9, not '$repeat'" >&2; exit 2 ;;
+esac
 
 raw=$out/raw.jsonl
 logs=$out/logs
@@ -325,20 +335,22 @@ step_io() {
 # results.md sets it beside the bound: the 4 KB per-worker ratio that a
 # receiver with no transport work would reach on this link.
 link_floor_rows() {
-	local shape log
-	for shape in zc flat; do
-		log=$logs/link_floor_$shape.log
+	local shape log r name
+	for shape in zc flat $(for ((r = 2; r <= repeat; r++)); do echo zc@$r; done); do
+		name=link_floor_$shape
+		shape=${shape%@*}
+		log=$logs/$name.log
 		if ! "$build_dir/test/roce-linkfloor" -l 0-1 "${eal_mem[@]}" \
 			--no-pci --log-level=lib.eal:error --no-telemetry -- \
 			--shape $shape --seconds "$secs" >"$log" 2>&1; then
-			say "   link_floor_$shape: FAILED (see $log)"
+			say "   $name: FAILED (see $log)"
 			failed=1
 			continue
 		fi
-		python3 - "$log" "$raw" <<'EOF'
+		python3 - "$log" "$raw" "$name" <<'EOF'
 import json, sys
 r = json.loads([l for l in open(sys.argv[1]) if l.startswith('{')][-1])
-row = {'name': r['name'], 'bytes': r['payload'], 'qps': 0, 'lcores': 2,
+row = {'name': sys.argv[3], 'bytes': r['payload'], 'qps': 0, 'lcores': 2,
        'step': 'io', 'link': 'ring', 'segs': r['segs'], 'mpps': r['mpps'],
        'worker_cycles': r['rx_cycles_a_frame'],
        'worker_mps': r['rx_busy_mps'],
@@ -346,7 +358,7 @@ row = {'name': r['name'], 'bytes': r['payload'], 'qps': 0, 'lcores': 2,
 with open(sys.argv[2], 'a') as f:
     f.write(json.dumps(row) + '\n')
 print('   %-16s %5d B  %d segment(s)  receiver %6.1f cycles a frame (%6.2f M/s a busy lcore), sender %6.1f'
-      % (r['name'], r['payload'], r['segs'], r['rx_cycles_a_frame'],
+      % (sys.argv[3], r['payload'], r['segs'], r['rx_cycles_a_frame'],
          r['rx_busy_mps'], r['tx_cycles_a_frame']))
 EOF
 	done
@@ -459,6 +471,18 @@ step_loopback() {
 	# eleventh round)
 	ernic_row msgrate_write_64_pl32 ring 1 write_bw -s 64 -l 32 -t 256 \
 		-Q 32 -D "$secs"
+	# the rows a target is judged on, again: one round each, so that a
+	# row's runs are minutes apart (the host's speed changes by up to 2x
+	# within minutes; performance.rst, eleventh round)
+	local r
+	for ((r = 2; r <= repeat; r++)); do
+		ernic_row "write_bw_4096_q1@$r" ring 1 write_bw -s 4096 -q 1 \
+			-D "$secs"
+		ernic_row "msgrate_write_64_pl32@$r" ring 1 write_bw -s 64 \
+			-l 32 -t 256 -Q 32 -D "$secs"
+		ernic_row "write_lat_64@$r" ring 1 write_lat -s 64 \
+			-n "$lat_iters"
+	done
 }
 
 # Memory on the wrong node: the same rows with the MR buffers of
@@ -494,6 +518,15 @@ step_qps() {
 		[ "$q" -ge 1024 ] && t=8
 		ernic_row "qps_write_4096_q$q" ring 1 write_bw -s 4096 -q $q \
 			-t $t -D "$secs"
+	done
+	# the two rows of the 16384-QP target, again (as in step_loopback)
+	local r
+	for ((r = 2; r <= repeat; r++)); do
+		ernic_row "qps_write_4096_q1@$r" ring 1 write_bw -s 4096 -q 1 \
+			-t 128 -D "$secs"
+		[ "$quick" = 1 ] && continue
+		ernic_row "qps_write_4096_q16384@$r" ring 1 write_bw -s 4096 \
+			-q 16384 -t 8 -D "$secs"
 	done
 }
 
@@ -636,6 +669,30 @@ def key(r):
     return (r['name'], r.get('bytes') if r.get('step') == 'io' else None)
 last = {key(r): i for i, r in enumerate(rows)}
 rows = [r for i, r in enumerate(rows) if last[key(r)] == i]
+# BENCH_REPEAT: NAME@2, NAME@3... are further runs of NAME; the row keeps
+# each figure's median over its runs ('runs': how many, 'range': min and
+# max of each), and the runs themselves under 'repeats'
+import statistics
+figs = ['gbps', 'mpps', 'lat_typical_us', 'lat_99_us', 'lat_999_us',
+        'worker_cycles', 'worker_mps']
+base = {r['name']: r for r in rows if '@' not in r['name']}
+for r in [r for r in rows if '@' in r['name']]:
+    b = base.get(r['name'].split('@')[0])
+    if b is not None and not r.get('error'):
+        b.setdefault('repeats', []).append(r)
+rows = [r for r in rows if '@' not in r['name']]
+for b in rows:
+    runs = ([] if b.get('error') else [dict(b)]) + b.get('repeats', [])
+    if 'repeats' not in b or not runs:
+        continue
+    b['runs'] = len(runs)
+    b['range'] = {}
+    for k in figs:
+        v = [x[k] for x in runs if x.get(k) is not None]
+        if v:
+            b[k] = statistics.median(v)
+            b['range'][k] = [min(v), max(v)]
+    b.pop('error', None)
 cols = ['name', 'bytes', 'qps', 'lcores', 'gbps', 'mpps', 'lat_typical_us',
         'lat_99_us', 'lat_999_us', 'worker_cycles', 'worker_mps']
 for r in rows:
@@ -657,7 +714,8 @@ def fmt(v, nd=2):
 
 md = ['# softernic performance run', '',
       'Figures of one run on one machine; bounds measured in the same run.',
-      'Wall-clock figures depend on the machine load; instruction counts do not.', '',
+      'Wall-clock figures depend on the machine load; instruction counts do not.',
+      'A row run more than once (BENCH_REPEAT) shows the median of its runs; their range is listed below the targets.', '',
       '## Targets (ratios against the bounds of this run)', '',
       '| target | measured | bound / goal | ratio | goal | met |',
       '|---|---|---|---|---|---|']
@@ -724,6 +782,18 @@ md.append('| 16384 QPs, 4 KB WRITE vs the ICRC+copy bound over 64 MiB | %s Gb/s 
     fmt(val('qps_write_4096_q16384', 'gbps')), fmt(val('bound_icrc_copy_16k', 'gbps')),
     fmt(ratio(val('qps_write_4096_q16384', 'gbps'), val('bound_icrc_copy_16k', 'gbps')))))
 
+rep = [r for r in rows if r.get('runs', 1) > 1]
+if rep:
+    md += ['', '## Rows run more than once (median, then min - max of the runs)', '',
+           '| name | runs | gbps | mpps | lat_typical_us | lat_999_us | worker_cycles | worker_mps |',
+           '|---|---|---|---|---|---|---|---|']
+    for r in rep:
+        def cell(k):
+            g = r['range'].get(k)
+            return '-' if g is None else '%s (%s - %s)' % (fmt(r[k]), fmt(g[0]), fmt(g[1]))
+        md.append('| %s | %d | %s |' % (r['name'], r['runs'], ' | '.join(
+            cell(k) for k in ('gbps', 'mpps', 'lat_typical_us', 'lat_999_us',
+                              'worker_cycles', 'worker_mps'))))
 md += ['', '## Rows', '', '| ' + ' | '.join(cols + ['vs bound']) + ' |',
        '|' + '---|' * (len(cols) + 1)]
 for r in rows:
