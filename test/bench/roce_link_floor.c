@@ -29,9 +29,9 @@
  * write_bw depth) ahead of the receiver, as a QP's window does: the
  * receiver reads lines the sender wrote a moment ago (in its cache), not
  * a pool's worth ago. Neither side touches the payload: the bytes are
- * roce-bound's. Each side
- * counts the TSC cycles of its busy bursts (as the PMD's --cycles does:
- * polls that moved frames); the receiver's, per frame, is the floor.
+ * roce-bound's. Each side counts the TSC cycles of its busy bursts (as
+ * the PMD's --cycles does: polls that moved frames); the receiver's, per
+ * frame, is the floor.
  *
  * Usage: roce-linkfloor [EAL options] -- [--shape zc|flat] [--payload N]
  *        [--window N] [--seconds S]

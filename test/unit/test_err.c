@@ -57,7 +57,7 @@ test_err_nak_round_trip(void)
 		CU_ASSERT_EQUAL(roce_err_to_nak(back), nak);
 		if (is_rem_row(e) || e == ROCE_ERR_PSN_SEQ ||
 		    e == ROCE_ERR_RNR) {
-			CU_ASSERT_EQUAL(back, e);
+			CU_ASSERT_EQUAL((int)back, e);
 		} else {
 			/* responder-side rows decode to a remote error */
 			CU_ASSERT(is_rem_row(back));
