@@ -28,7 +28,7 @@
 
 #include <rte_memcpy.h>
 
-#include "roce_build.h"
+#include "bench_frame.h"
 #include "roce_icrc.h"
 
 struct bound_opts {
@@ -182,26 +182,7 @@ main(int argc, char **argv)
 				o.cpu);
 	}
 	/* an RC RDMA WRITE ONLY frame over IPv4, as the loopback sends */
-	memset(&f, 0, sizeof(f));
-	f.dst_mac.addr_bytes[0] = 2;
-	f.src_mac.addr_bytes[0] = 2;
-	f.src_mac.addr_bytes[5] = 1;
-	f.ip_ver = 4;
-	f.ttl = 64;
-	f.sgid[10] = 0xff;
-	f.sgid[11] = 0xff;
-	f.sgid[12] = 198;
-	f.sgid[13] = 18;
-	f.sgid[15] = 1;
-	memcpy(f.dgid, f.sgid, sizeof(f.dgid));
-	f.dgid[15] = 2;
-	f.udp_sport = 0xc002;
-	f.opcode = ROCE_OP_RC_RDMA_WRITE_ONLY;
-	f.pkey = 0xffff;
-	f.dqpn = 2;
-	f.dma_len = o.payload;
-	f.rkey = 0x100;
-	f.ackreq = true;
+	bench_write_only_fields(&f, o.payload);
 	hlen = (uint32_t)roce_build_hdr_len(&f);
 	pad = -o.payload & 3;
 	flen = hlen + o.payload + pad + ROCE_ICRC_LEN;

@@ -57,7 +57,7 @@
 #include <rte_prefetch.h>
 #include <rte_ring.h>
 
-#include "roce_build.h"
+#include "bench_frame.h"
 #include "roce_icrc.h"
 #include "roce_txbuf.h"
 
@@ -185,26 +185,7 @@ build_headers(struct lf_ctx *c)
 	struct roce_hdr_fields f;
 	int n;
 
-	memset(&f, 0, sizeof(f));
-	f.dst_mac.addr_bytes[0] = 2;
-	f.src_mac.addr_bytes[0] = 2;
-	f.src_mac.addr_bytes[5] = 1;
-	f.ip_ver = 4;
-	f.ttl = 64;
-	f.sgid[10] = 0xff;
-	f.sgid[11] = 0xff;
-	f.sgid[12] = 198;
-	f.sgid[13] = 18;
-	f.sgid[15] = 1;
-	memcpy(f.dgid, f.sgid, sizeof(f.dgid));
-	f.dgid[15] = 2;
-	f.udp_sport = 0xc002;
-	f.opcode = ROCE_OP_RC_RDMA_WRITE_ONLY;
-	f.pkey = 0xffff;
-	f.dqpn = 2;
-	f.dma_len = c->o.payload;
-	f.rkey = 0x100;
-	f.ackreq = true;
+	bench_write_only_fields(&f, c->o.payload);
 	n = roce_build_hdr_len(&f);
 	if (n <= 0 || (size_t)n > sizeof(c->hdr))
 		return -EINVAL;
