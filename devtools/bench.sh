@@ -714,7 +714,7 @@ runs_of = {}
 for r in rows:
     n, _, i = r['name'].partition('@')
     if not r.get('error'):
-        runs_of.setdefault(n, {})[int(i or 1)] = r
+        runs_of.setdefault(n, {})[int(i or 1)] = dict(r)  # before the medians
 figs = ['gbps', 'mpps', 'lat_typical_us', 'lat_99_us', 'lat_999_us',
         'worker_cycles', 'worker_mps']
 base = {r['name']: r for r in rows if '@' not in r['name']}
