@@ -29,6 +29,7 @@
 #include <rte_memcpy.h>
 
 #include "bench_frame.h"
+#include "bench_opt.h"
 #include "roce_icrc.h"
 
 struct bound_opts {
@@ -112,7 +113,7 @@ parse_opts(int argc, char **argv, struct bound_opts *o)
 		{ "cpu", required_argument, NULL, 'c' },
 		{ NULL, 0, NULL, 0 },
 	};
-	char *end;
+	static const char tool[] = "roce-bound";
 	int c;
 
 	o->payload = 4096;
@@ -121,42 +122,37 @@ parse_opts(int argc, char **argv, struct bound_opts *o)
 	o->seconds = 1.0;
 	o->cpu = -1;
 	while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
-		unsigned long v;
+		uint32_t cpu;
+		int r;
 
 		switch (c) {
 		case 't':
-			o->seconds = strtod(optarg, &end);
-			if (*end != '\0' || o->seconds <= 0 || o->seconds > 60) {
-				fprintf(stderr, "roce-bound: bad --seconds '%s': expected 0..60\n",
-					optarg);
-				return -1;
-			}
-			continue;
+			r = bench_opt_seconds(tool, optarg, &o->seconds);
+			break;
 		case 'p':
+			r = bench_opt_u32(tool, "--payload", optarg, 1, 4096,
+					  &o->payload);
+			break;
 		case 'f':
+			r = bench_opt_u32(tool, "--frames", optarg, 1, 65536,
+					  &o->frames);
+			break;
 		case 's':
+			r = bench_opt_u32(tool, "--slots", optarg, 1, 65536,
+					  &o->slots);
+			break;
 		case 'c':
-			v = strtoul(optarg, &end, 0);
-			if (*optarg == '\0' || *end != '\0' || v > 65536 ||
-			    (c != 'c' && v == 0) || (c == 'p' && v > 4096)) {
-				fprintf(stderr, "roce-bound: bad value '%s' (payload 1..4096, frames/slots 1..65536, cpu 0..65536)\n",
-					optarg);
-				return -1;
-			}
-			if (c == 'p')
-				o->payload = (uint32_t)v;
-			else if (c == 'f')
-				o->frames = (uint32_t)v;
-			else if (c == 's')
-				o->slots = (uint32_t)v;
-			else
-				o->cpu = (int)v;
-			continue;
+			r = bench_opt_u32(tool, "--cpu", optarg, 0, 65536, &cpu);
+			if (r == 0)
+				o->cpu = (int)cpu;
+			break;
 		default:
 			fprintf(stderr, "usage: %s [--payload 1..4096] [--frames N] [--slots N] [--seconds S] [--cpu N]\n",
 				argv[0]);
 			return -1;
 		}
+		if (r != 0)
+			return -1;
 	}
 	return optind == argc ? 0 : -1;
 }

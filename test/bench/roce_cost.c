@@ -31,6 +31,7 @@
 #include <rte_cycles.h>
 #include <valgrind/callgrind.h>
 
+#include "bench_opt.h"
 #include "fake_link.h"
 #include "roce_qp.h"
 #include "roce_worker.h"
@@ -86,22 +87,6 @@ usage(const char *prog)
 }
 
 static int
-parse_u32(const char *name, const char *s, uint32_t min, uint32_t max,
-	  uint32_t *out)
-{
-	char *end;
-	unsigned long v = strtoul(s, &end, 0);
-
-	if (*s == '\0' || *end != '\0' || v < min || v > max) {
-		fprintf(stderr, "roce-cost: bad %s '%s': expected %u..%u\n",
-			name, s, min, max);
-		return -1;
-	}
-	*out = (uint32_t)v;
-	return 0;
-}
-
-static int
 parse_opts(int argc, char **argv, struct cost_opts *o)
 {
 	static const struct option lo[] = {
@@ -118,6 +103,7 @@ parse_opts(int argc, char **argv, struct cost_opts *o)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	static const char tool[] = "roce-cost";
 	uint32_t mtu = 4096;
 	int c;
 
@@ -148,30 +134,36 @@ parse_opts(int argc, char **argv, struct cost_opts *o)
 			}
 			break;
 		case 's':
-			r = parse_u32("--size", optarg, 1, 1u << 20, &o->size);
+			r = bench_opt_u32(tool, "--size", optarg, 1, 1u << 20,
+					  &o->size);
 			break;
 		case 'q':
-			r = parse_u32("--qps", optarg, 1, COST_MAX_QPS, &o->qps);
+			r = bench_opt_u32(tool, "--qps", optarg, 1,
+					  COST_MAX_QPS, &o->qps);
 			break;
 		case 'n':
-			r = parse_u32("--msgs", optarg, 1, 100000000, &o->msgs);
+			r = bench_opt_u32(tool, "--msgs", optarg, 1, 100000000,
+					  &o->msgs);
 			break;
 		case 'w':
-			r = parse_u32("--warmup", optarg, 0, 100000000,
-				      &o->warmup);
+			r = bench_opt_u32(tool, "--warmup", optarg, 0,
+					  100000000, &o->warmup);
 			break;
 		case 't':
-			r = parse_u32("--depth", optarg, 1, 1024, &o->depth);
+			r = bench_opt_u32(tool, "--depth", optarg, 1, 1024,
+					  &o->depth);
 			break;
 		case 'l':
-			r = parse_u32("--post-list", optarg, 1, 64,
-				      &o->post_list);
+			r = bench_opt_u32(tool, "--post-list", optarg, 1, 64,
+					  &o->post_list);
 			break;
 		case 'Q':
-			r = parse_u32("--cq-mod", optarg, 1, 1024, &o->cq_mod);
+			r = bench_opt_u32(tool, "--cq-mod", optarg, 1, 1024,
+					  &o->cq_mod);
 			break;
 		case 'm':
-			r = parse_u32("--mtu", optarg, 256, 4096, &mtu);
+			r = bench_opt_u32(tool, "--mtu", optarg, 256, 4096,
+					  &mtu);
 			break;
 		case 'z':
 			o->zero_copy = true;

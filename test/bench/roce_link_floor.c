@@ -58,6 +58,7 @@
 #include <rte_ring.h>
 
 #include "bench_frame.h"
+#include "bench_opt.h"
 #include "roce_icrc.h"
 #include "roce_txbuf.h"
 
@@ -115,8 +116,7 @@ parse_opts(int argc, char **argv, struct lf_opts *o)
 		{ "window", required_argument, NULL, 'w' },
 		{ NULL, 0, NULL, 0 },
 	};
-	unsigned long v;
-	char *end;
+	static const char tool[] = "roce-linkfloor";
 	int c;
 
 	o->shape = LF_ZC;
@@ -137,33 +137,18 @@ parse_opts(int argc, char **argv, struct lf_opts *o)
 			}
 			continue;
 		case 'p':
-			v = strtoul(optarg, &end, 0);
-			if (*optarg == '\0' || *end != '\0' || v == 0 ||
-			    v > 4096) {
-				fprintf(stderr, "roce-linkfloor: bad --payload '%s': expected 1..4096\n",
-					optarg);
+			if (bench_opt_u32(tool, "--payload", optarg, 1, 4096,
+					  &o->payload) != 0)
 				return -1;
-			}
-			o->payload = (uint32_t)v;
 			continue;
 		case 'w':
-			v = strtoul(optarg, &end, 0);
-			if (*optarg == '\0' || *end != '\0' || v < LF_BURST ||
-			    v > LF_TX_MBUFS / 2) {
-				fprintf(stderr, "roce-linkfloor: bad --window '%s': expected %u..%u\n",
-					optarg, LF_BURST, LF_TX_MBUFS / 2);
+			if (bench_opt_u32(tool, "--window", optarg, LF_BURST,
+					  LF_TX_MBUFS / 2, &o->window) != 0)
 				return -1;
-			}
-			o->window = (uint32_t)v;
 			continue;
 		case 't':
-			o->seconds = strtod(optarg, &end);
-			if (*optarg == '\0' || *end != '\0' ||
-			    !(o->seconds > 0 && o->seconds <= 60)) {
-				fprintf(stderr, "roce-linkfloor: bad --seconds '%s': expected 0..60\n",
-					optarg);
+			if (bench_opt_seconds(tool, optarg, &o->seconds) != 0)
 				return -1;
-			}
 			continue;
 		default:
 			fprintf(stderr, "usage: roce-linkfloor [EAL options] -- [--shape zc|flat] [--payload 1..4096] [--window N] [--seconds S]\n");

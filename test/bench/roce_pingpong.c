@@ -28,6 +28,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_opt.h"
+
 #define LINE 64
 
 struct pp_opts {
@@ -124,23 +126,14 @@ parse_opts(int argc, char **argv, struct pp_opts *o)
 	while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
 		switch (c) {
 		case 'n':
-			v = strtoul(optarg, &end, 0);
-			if (*optarg == '\0' || *end != '\0' || v < 1000 ||
-			    v > 100000000) {
-				fprintf(stderr, "roce-pingpong: bad --iters '%s': expected 1000..100000000\n",
-					optarg);
+			if (bench_opt_u32("roce-pingpong", "--iters", optarg,
+					  1000, 100000000, &o->iters) != 0)
 				return -1;
-			}
-			o->iters = (uint32_t)v;
 			continue;
 		case 'w':
-			v = strtoul(optarg, &end, 0);
-			if (*optarg == '\0' || *end != '\0' || v > 1000000) {
-				fprintf(stderr, "roce-pingpong: bad --work-ns '%s': expected 0..1000000\n",
-					optarg);
+			if (bench_opt_u32("roce-pingpong", "--work-ns", optarg,
+					  0, 1000000, &o->work_ns) != 0)
 				return -1;
-			}
-			o->work_ns = (uint32_t)v;
 			continue;
 		case 'c':
 			v = strtoul(optarg, &end, 0);
