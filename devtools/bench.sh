@@ -19,10 +19,11 @@
 #               pair, one lcore polling each): write/read/send bandwidth over
 #               5 sizes with 1 and 64 QPs, write/send latency, 64 B message
 #               rate with post lists (also over a net_memif pair, whose
-#               io forwarding moves frames); the 4 KB 1-QP row again with a window
-#               deeper than the workers' pipeline (-t 512 -Q 16); the
-#               latency floor of the same two
-#               cores (shared-memory ping-pong, test/roce-pingpong)
+#               io forwarding moves frames); the 4 KB 1-QP row again with
+#               a window deeper than the workers' pipeline (-t 512 -Q 16);
+#               the ICRC+copy bound beside each judged 4 KB run; the
+#               latency floor of the same two cores (shared-memory
+#               ping-pong, test/roce-pingpong)
 #   4. qps      aggregate 4 KB WRITE bandwidth with 1, 64, 1024, 16384 QPs
 #   5. workers  1 and 2 workers per port (net_memif pair, workers=N)
 #   6. cost     instructions per message and per packet from callgrind over
