@@ -780,12 +780,13 @@ bound = val('bound_icrc_copy', 'gbps')
 # the 4 KB rows against the bound measured right before each of their runs
 # (pair_bound_4096): the median of the runs' ratios; the step's bound only
 # where no pair was run
+# run index -> (the row's figure, in Gb/s, the bound beside it)
 def paired(name, fig, scale=1.0):
     a, b = runs_of.get(name, {}), runs_of.get('pair_bound_4096', {})
-    return [a[i][fig] * scale / b[i]['gbps'] for i in sorted(a)
-            if i in b and a[i].get(fig) is not None and b[i].get('gbps')]
-def median_or_none(v):
-    return statistics.median(v) if v else None
+    return {i: (a[i][fig] * scale, b[i]['gbps']) for i in sorted(a)
+            if i in b and a[i].get(fig) is not None and b[i].get('gbps')}
+def median_or_none(p):
+    return statistics.median(x / y for x, y in p.values()) if p else None
 pb = val('pair_bound_4096', 'gbps')
 pairs_bw = paired('write_bw_4096_q1', 'gbps')
 pairs_w = paired('write_bw_4096_q1', 'worker_mps', 4096 * 8 / 1000)
@@ -863,17 +864,13 @@ if rep:
             cell(k) for k in ('gbps', 'mpps', 'lat_typical_us', 'lat_999_us',
                               'worker_cycles', 'worker_mps'))))
 if pairs_bw:
-    a, b = runs_of['write_bw_4096_q1'], runs_of['pair_bound_4096']
     md += ['', '## 4 KB WRITE runs and the bound measured beside each', '',
            '| run | write_bw_4096_q1 Gb/s | bound Gb/s | ratio | one busy worker lcore, Gb/s | ratio |',
            '|---|---|---|---|---|---|']
-    for i in sorted(i for i in a if i in b and b[i].get('gbps')):
-        w = a[i].get('worker_mps')
-        wg = None if w is None else w * 4096 * 8 / 1000
+    for i, (g, b) in pairs_bw.items():
+        wg = pairs_w.get(i, (None, b))[0]
         md.append('| %d | %s | %s | %s | %s | %s |' % (
-            i, fmt(a[i].get('gbps')), fmt(b[i]['gbps']),
-            fmt(ratio(a[i].get('gbps'), b[i]['gbps'])), fmt(wg),
-            fmt(ratio(wg, b[i]['gbps']))))
+            i, fmt(g), fmt(b), fmt(ratio(g, b)), fmt(wg), fmt(ratio(wg, b))))
 md += ['', '## Rows', '', '| ' + ' | '.join(cols + ['vs bound']) + ' |',
        '|' + '---|' * (len(cols) + 1)]
 for r in rows:
