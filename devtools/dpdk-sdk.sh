@@ -32,27 +32,46 @@ fi
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-mkdir -p "$work/lists/partial"
-# A private deb-src list and private package lists: the system's apt
-# configuration and state are left untouched.
-cat >"$work/src.sources" <<SRC
-Types: deb-src
-URIs: http://deb.debian.org/debian
-Suites: bookworm bookworm-updates
-Components: main
-Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
-
-Types: deb-src
-URIs: http://deb.debian.org/debian-security
-Suites: bookworm-security
-Components: main
-Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
-SRC
-apt_src=(-q -o "Dir::State::Lists=$work/lists" -o "Dir::Etc::SourceList=$work/src.sources"
-	-o "Dir::Etc::SourceParts=$work/none" -o "APT::Sandbox::User=root")
-apt-get "${apt_src[@]}" update >"$work/log" 2>&1 || { cat "$work/log" >&2; exit 1; }
+mkdir -p "$work/lists/partial" "$work/parts"
+# A private deb-src list made from the machine's own apt sources (the same
+# repositories, mirrors and keys, so it also works behind a local mirror),
+# and private package lists: the system's apt configuration and state are
+# left untouched.
+apt_etc=$(apt-config shell d Dir::Etc/d | sed -n "s/^d='\(.*\)'$/\1/p")
+apt_etc=${apt_etc:-/etc/apt/}
+srcs=()
+[ -f "$apt_etc/sources.list" ] && srcs+=("$apt_etc/sources.list")
+for f in "$apt_etc"/sources.list.d/*.list "$apt_etc"/sources.list.d/*.sources; do
+	[ -f "$f" ] && srcs+=("$f")
+done
+n=0
+for f in "${srcs[@]}"; do
+	n=$((n + 1))
+	case "$f" in
+	*.sources)
+		# deb822: every stanza of type deb also as deb-src
+		sed -E 's/^Types:(.*)$/Types: deb-src/' "$f" >"$work/parts/$n.sources" ;;
+	*)
+		# one-line format: "deb [options] uri suite components"
+		sed -nE 's/^[[:space:]]*deb[[:space:]]+/deb-src /p' "$f" \
+			>"$work/parts/$n.list" ;;
+	esac
+done
+if [ $n = 0 ]; then
+	echo "dpdk-sdk.sh: no apt sources configured in $apt_etc (sources.list, sources.list.d): cannot fetch Debian's dpdk source package" >&2
+	exit 1
+fi
+apt_src=(-q -o "Dir::State::Lists=$work/lists" -o "Dir::Etc::SourceList=$work/none"
+	-o "Dir::Etc::SourceParts=$work/parts" -o "APT::Sandbox::User=root")
+# A repository without source indexes (a third-party one) only warns; what
+# matters is that some configured repository serves dpdk's source below.
+apt-get "${apt_src[@]}" update >"$work/log" 2>&1 || true
 (cd "$work" && apt-get "${apt_src[@]}" source --download-only "dpdk=$ver") \
-	>>"$work/log" 2>&1 || { cat "$work/log" >&2; exit 1; }
+	>>"$work/log" 2>&1 || {
+	cat "$work/log" >&2
+	echo "dpdk-sdk.sh: none of the machine's apt sources (${srcs[*]}) serves the source package dpdk=$ver" >&2
+	exit 1
+}
 tarball=$(ls "$work"/dpdk_"$upstream".orig.tar.* | head -n 1)
 top=$( (tar -tf "$tarball" || true) | head -n 1 | cut -d/ -f1)
 members=()
