@@ -1,27 +1,16 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * ernic-testpmd --config FILE: the INI file (rte_cfgfile) and its merge
- * with the command line. See config.h for the sections and the rules.
- *
- * rte_cfgfile silently skips a line that is neither "[section]" nor
- * "key = value" and truncates long values, so the file is first scanned
- * line by line with the same rules (';' comment unless escaped, blanks
- * stripped) to report such lines with their number.
+ * ernic-testpmd --config FILE: the [test] section of the INI file of
+ * lib/ernic_env and its merge with the command line. See config.h.
  */
-#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
-#include <rte_cfgfile.h>
 #include <rte_common.h>
 
 #include "config.h"
-
-/* the longest line rte_cfgfile_load() reads */
-#define CFG_LINE_LEN (CFG_NAME_LEN + CFG_VALUE_LEN + 4)
 
 static int __attribute__((format(printf, 4, 5)))
 fail(int ret, char *err, size_t errlen, const char *fmt, ...)
@@ -34,170 +23,13 @@ fail(int ret, char *err, size_t errlen, const char *fmt, ...)
 	return ret;
 }
 
-static size_t
-strip(char *s, size_t len)
-{
-	size_t b = 0;
-
-	while (len > 0 && isspace((unsigned char)s[len - 1]))
-		len--;
-	while (b < len && isspace((unsigned char)s[b]))
-		b++;
-	memmove(s, s + b, len - b);
-	s[len - b] = '\0';
-	return len - b;
-}
-
-/* One line as rte_cfgfile sees it; a message for what it would skip. */
-static int
-scan_line(const char *path, unsigned int lineno, char *line, bool *in_sec,
-	  char *err, size_t errlen)
-{
-	size_t len = strlen(line);
-	char *p, *eq;
-
-	/* as rte_cfgfile: the first ';' starts a comment unless escaped */
-	p = strchr(line, ';');
-	if (p != NULL && (p == line || p[-1] != '\\')) {
-		*p = '\0';
-		len = p - line;
-	}
-	len = strip(line, len);
-	if (len == 0)
-		return 0;
-	if (line[0] == '[') {
-		p = strchr(line, ']');
-		if (p == NULL || p[1] != '\0')
-			return fail(-EINVAL, err, errlen, "%s:%u: expected \"[section]\" (got \"%s\")",
-				    path, lineno, line);
-		*in_sec = true;
-		return 0;
-	}
-	eq = strchr(line, '=');
-	if (eq == NULL)
-		return fail(-EINVAL, err, errlen, "%s:%u: expected \"key = value\" or \"[section]\" (got \"%s\")",
-			    path, lineno, line);
-	*eq = '\0';
-	if (strip(line, eq - line) == 0)
-		return fail(-EINVAL, err, errlen, "%s:%u: missing key before \"=\"",
-			    path, lineno);
-	if (!*in_sec)
-		return fail(-EINVAL, err, errlen, "%s:%u: key \"%s\" before the first [section]",
-			    path, lineno, line);
-	if (strlen(line) >= CFG_NAME_LEN ||
-	    strip(eq + 1, strlen(eq + 1)) >= CFG_VALUE_LEN)
-		return fail(-EINVAL, err, errlen, "%s:%u: key \"%s\": key or value too long (at most %d and %d characters)",
-			    path, lineno, line, CFG_NAME_LEN - 1,
-			    CFG_VALUE_LEN - 1);
-	return 0;
-}
-
-static int
-scan_file(const char *path, char *err, size_t errlen)
-{
-	char line[CFG_LINE_LEN];
-	unsigned int lineno = 0;
-	bool in_sec = false;
-	int ret = 0;
-	FILE *f;
-
-	f = fopen(path, "r");
-	if (f == NULL)
-		return fail(-ENOENT, err, errlen, "%s: cannot read the configuration file: %s",
-			    path, strerror(errno));
-	while (ret == 0 && fgets(line, sizeof(line), f) != NULL) {
-		size_t len = strlen(line);
-
-		lineno++;
-		if (len >= sizeof(line) - 1 && line[len - 1] != '\n')
-			ret = fail(-EINVAL, err, errlen, "%s:%u: line too long (at most %zu characters)",
-				   path, lineno, sizeof(line) - 2);
-		else
-			ret = scan_line(path, lineno, line, &in_sec, err,
-					errlen);
-	}
-	if (ret == 0 && ferror(f))
-		ret = fail(-ENOENT, err, errlen, "%s: read error", path);
-	fclose(f);
-	return ret;
-}
-
-/* Split @p s (modified) at blanks into @p tok; the count or -E2BIG. */
-static int
-split_words(char *s, char **tok, int max)
-{
-	char *save = NULL, *t;
-	int n = 0;
-
-	for (t = strtok_r(s, " \t", &save); t != NULL;
-	     t = strtok_r(NULL, " \t", &save)) {
-		if (n == max)
-			return -E2BIG;
-		tok[n++] = t;
-	}
-	return n;
-}
-
-static void
-argv_init(struct app_config_argv *a)
-{
-	a->argc = 0;
-	a->argv = a->store;
-	a->used = 0;
-	a->store[0] = NULL;
-}
-
-/* Append a pointer to @p s (kept by the caller). */
-static int
-argv_add(struct app_config_argv *a, char *s)
-{
-	if (a->argc >= APP_CONFIG_MAX_ARGV)
-		return -E2BIG;
-	a->store[a->argc++] = s;
-	a->store[a->argc] = NULL;
-	return 0;
-}
-
-/* Append a copy of @p prefix + @p s. */
-static int
-argv_add_copy(struct app_config_argv *a, const char *prefix, const char *s)
-{
-	size_t n = strlen(prefix) + strlen(s) + 1;
-	char *d = a->buf + a->used;
-
-	if (a->used + n > sizeof(a->buf))
-		return -E2BIG;
-	snprintf(d, n, "%s%s", prefix, s);
-	a->used += n;
-	return argv_add(a, d);
-}
-
-/* Append the words of @p s, copied. */
-static int
-argv_add_words(struct app_config_argv *a, const char *s)
-{
-	char copy[APP_CONFIG_VALUE_LEN], *tok[APP_CONFIG_MAX_ARGS];
-	int i, n, ret;
-
-	snprintf(copy, sizeof(copy), "%s", s);
-	n = split_words(copy, tok, APP_CONFIG_MAX_ARGS);
-	if (n < 0)
-		return n;
-	for (i = 0; i < n; i++) {
-		ret = argv_add_copy(a, "", tok[i]);
-		if (ret != 0)
-			return ret;
-	}
-	return 0;
-}
-
 static int
 count_words(const char *s)
 {
-	char copy[APP_CONFIG_VALUE_LEN], *tok[APP_CONFIG_MAX_ARGS];
+	char copy[ERNIC_ENV_VALUE_LEN], *tok[ERNIC_ENV_MAX_ARGS];
 
 	snprintf(copy, sizeof(copy), "%s", s);
-	return split_words(copy, tok, APP_CONFIG_MAX_ARGS);
+	return ernic_env_split_words(copy, tok, ERNIC_ENV_MAX_ARGS);
 }
 
 static const char *
@@ -213,287 +45,82 @@ mode_list(char *buf, size_t len)
 	return buf;
 }
 
-/* The keys of each section: where they go and whether they are needed. */
-struct key_def {
-	const char *name;
-	size_t off;
-	size_t size;
-	bool required;
-	bool nonempty;
-};
-
-static const struct key_def eal_keys[] = {
-	{ "args", offsetof(struct app_config, eal_args),
-	  APP_CONFIG_VALUE_LEN, false, false },
-};
-
-static const struct key_def test_keys[] = {
-	{ "mode", offsetof(struct app_config, mode), APP_CONFIG_NAME_LEN,
+/* The keys of [test]. */
+static const struct ernic_env_key test_keys[] = {
+	{ "mode", offsetof(struct app_config, mode), ERNIC_ENV_NAME_LEN,
 	  true, true },
 	{ "args", offsetof(struct app_config, test_args),
-	  APP_CONFIG_VALUE_LEN, false, false },
+	  ERNIC_ENV_VALUE_LEN, false, false },
 	{ "server", offsetof(struct app_config, server),
-	  APP_CONFIG_VALUE_LEN, false, true },
+	  ERNIC_ENV_VALUE_LEN, false, true },
 };
-
-static const struct key_def port_keys[] = {
-	{ "vdev", 0, APP_CONFIG_VALUE_LEN, true, true },
-};
-
-static const char *
-key_list(const struct key_def *k, unsigned int n, char *buf, size_t len)
-{
-	unsigned int i;
-
-	buf[0] = '\0';
-	for (i = 0; i < n; i++)
-		snprintf(buf + strlen(buf), len - strlen(buf), "%s%s",
-			 i == 0 ? "" : i + 1 == n ? " or " : ", ", k[i].name);
-	return buf;
-}
-
-/* Copy the entries of one section to @p base after @p k. */
-static int
-take_keys(const char *path, const char *sec,
-	  const struct rte_cfgfile_entry *e, int ne,
-	  const struct key_def *k, unsigned int nk, char *base,
-	  char *err, size_t errlen)
-{
-	bool seen[4] = { false };
-	char list[64];
-	unsigned int j;
-	int i;
-
-	RTE_BUILD_BUG_ON(RTE_DIM(test_keys) > RTE_DIM(seen));
-	for (i = 0; i < ne; i++) {
-		for (j = 0; j < nk; j++)
-			if (strcmp(e[i].name, k[j].name) == 0)
-				break;
-		if (j == nk)
-			return fail(-EINVAL, err, errlen, "%s: [%s] %s: unknown key: expected %s",
-				    path, sec, e[i].name,
-				    key_list(k, nk, list, sizeof(list)));
-		if (seen[j])
-			return fail(-EINVAL, err, errlen, "%s: [%s] %s: key given twice",
-				    path, sec, e[i].name);
-		seen[j] = true;
-		if (k[j].nonempty && e[i].value[0] == '\0')
-			return fail(-EINVAL, err, errlen, "%s: [%s] %s: empty value",
-				    path, sec, e[i].name);
-		if (strlen(e[i].value) >= k[j].size)
-			return fail(-EINVAL, err, errlen, "%s: [%s] %s: value too long (at most %zu characters)",
-				    path, sec, e[i].name, k[j].size - 1);
-		snprintf(base + k[j].off, k[j].size, "%s", e[i].value);
-	}
-	for (j = 0; j < nk; j++)
-		if (k[j].required && !seen[j])
-			return fail(-EINVAL, err, errlen, "%s: [%s]: missing key %s",
-				    path, sec, k[j].name);
-	return 0;
-}
-
-static bool
-is_name(const char *s, size_t len, const char *extra)
-{
-	size_t i;
-
-	if (len == 0)
-		return false;
-	for (i = 0; i < len; i++)
-		if (!isalnum((unsigned char)s[i]) && strchr(extra, s[i]) == NULL)
-			return false;
-	return true;
-}
-
-/* "driver0[,key[=value]]...": no blanks, no empty item, a device name. */
-static int
-check_vdev(const struct app_config *c, unsigned int idx, char *err,
-	   size_t errlen)
-{
-	const struct app_config_port *p = &c->ports[idx];
-	const char *v = p->vdev, *s;
-	size_t nlen = strcspn(v, ",");
-	unsigned int i;
-
-	if (!is_name(v, nlen, "_"))
-		return fail(-EINVAL, err, errlen, "%s: [port.%s] vdev: bad value \"%s\": expected a device name such as net_ernic0, then ,key=value items",
-			    c->path, p->name, v);
-	for (s = v + nlen; *s == ','; s += strcspn(s + 1, ",") + 1) {
-		size_t ilen = strcspn(s + 1, ",");
-
-		if (ilen == 0 || s[1] == '=' ||
-		    strcspn(s + 1, " \t") < ilen)
-			return fail(-EINVAL, err, errlen, "%s: [port.%s] vdev: bad value \"%s\": expected key=value items without blanks after the device name",
-				    c->path, p->name, v);
-	}
-	for (i = 0; i < idx; i++)
-		if (strcspn(c->ports[i].vdev, ",") == nlen &&
-		    strncmp(c->ports[i].vdev, v, nlen) == 0)
-			return fail(-EINVAL, err, errlen, "%s: [port.%s] vdev: device %.*s is already created by [port.%s]",
-				    c->path, p->name, (int)nlen, v,
-				    c->ports[i].name);
-	return 0;
-}
 
 /* mode + [test] args + [test] server, parsed as a command line would be. */
 static int
 check_test(const struct app_config *c, char *err, size_t errlen)
 {
+	const char *path = c->env.path;
 	char e[400], list[160];
-	struct app_config_argv a;
+	struct ernic_env_argv a;
 	struct app_opts o;
 	int ret;
 
 	if (app_mode_find(c->mode) == NULL)
 		return fail(-EINVAL, err, errlen, "%s: [test] mode: unknown mode \"%s\": expected one of %s",
-			    c->path, c->mode, mode_list(list, sizeof(list)));
+			    path, c->mode, mode_list(list, sizeof(list)));
 	if (count_words(c->test_args) < 0)
 		return fail(-EINVAL, err, errlen, "%s: [test] args: more than %d words",
-			    c->path, APP_CONFIG_MAX_ARGS);
+			    path, ERNIC_ENV_MAX_ARGS);
 	if (strpbrk(c->server, " \t") != NULL)
 		return fail(-EINVAL, err, errlen, "%s: [test] server: bad value \"%s\": expected one address",
-			    c->path, c->server);
-	argv_init(&a);
-	ret = argv_add_copy(&a, "", c->mode);
+			    path, c->server);
+	ernic_env_argv_init(&a);
+	ret = ernic_env_argv_add_copy(&a, "", c->mode);
 	if (ret == 0)
-		ret = argv_add_words(&a, c->test_args);
+		ret = ernic_env_argv_add_words(&a, c->test_args);
 	if (ret != 0)
 		return fail(-EINVAL, err, errlen, "%s: [test] args: too long",
-			    c->path);
+			    path);
 	ret = app_opts_parse(a.argc, a.argv, &o, e, sizeof(e));
 	if (ret != 0)
 		return fail(-EINVAL, err, errlen, "%s: [test] args: %s",
-			    c->path, e);
+			    path, e);
 	if (app_opts_is_client(&o))
 		return fail(-EINVAL, err, errlen, "%s: [test] args: unexpected \"%s\": give the server address in key server",
-			    c->path, o.server);
+			    path, o.server);
 	if (o.help)
 		return fail(-EINVAL, err, errlen, "%s: [test] args: -h/--help does not belong in a file",
-			    c->path);
+			    path);
 	if (c->server[0] != '\0') {
-		ret = argv_add_copy(&a, "", c->server);
+		ret = ernic_env_argv_add_copy(&a, "", c->server);
 		if (ret == 0)
 			ret = app_opts_parse(a.argc, a.argv, &o, e,
 					     sizeof(e));
 		if (ret != 0)
 			return fail(-EINVAL, err, errlen, "%s: [test] server: %s",
-				    c->path, e);
+				    path, e);
 	}
 	return 0;
-}
-
-static int
-check_eal(const struct app_config *c, char *err, size_t errlen)
-{
-	char copy[APP_CONFIG_VALUE_LEN], *tok[APP_CONFIG_MAX_ARGS];
-	int i, n;
-
-	snprintf(copy, sizeof(copy), "%s", c->eal_args);
-	n = split_words(copy, tok, APP_CONFIG_MAX_ARGS);
-	if (n < 0)
-		return fail(-EINVAL, err, errlen, "%s: [eal] args: more than %d words",
-			    c->path, APP_CONFIG_MAX_ARGS);
-	for (i = 0; i < n; i++)
-		if (strcmp(tok[i], "--") == 0)
-			return fail(-EINVAL, err, errlen, "%s: [eal] args: bad value \"--\": expected EAL arguments only (the test goes in [test])",
-				    c->path);
-	return 0;
-}
-
-/* One section of the file, by index. */
-static int
-take_section(struct rte_cfgfile *cfg, int idx, struct app_config *c,
-	     bool *seen_eal, bool *seen_test, char *err, size_t errlen)
-{
-	char sec[CFG_NAME_LEN];
-	struct rte_cfgfile_entry *e;
-	unsigned int i;
-	int ne, ret;
-
-	ne = rte_cfgfile_section_num_entries_by_index(cfg, sec, idx);
-	if (ne < 0)
-		return fail(-EINVAL, err, errlen, "%s: cannot read section %d",
-			    c->path, idx);
-	e = calloc(ne > 0 ? ne : 1, sizeof(*e));
-	if (e == NULL)
-		return fail(-ENOMEM, err, errlen, "%s: out of memory", c->path);
-	ne = rte_cfgfile_section_entries_by_index(cfg, idx, sec, e, ne);
-	if (ne < 0) {
-		ret = fail(-EINVAL, err, errlen, "%s: [%s]: cannot read the entries",
-			   c->path, sec);
-	} else if (strcmp(sec, "eal") == 0) {
-		ret = *seen_eal ? fail(-EINVAL, err, errlen, "%s: [eal]: section given twice", c->path) :
-			take_keys(c->path, sec, e, ne, eal_keys,
-				  RTE_DIM(eal_keys), (char *)c, err, errlen);
-		*seen_eal = true;
-		c->has_eal = true;
-	} else if (strcmp(sec, "test") == 0) {
-		ret = *seen_test ? fail(-EINVAL, err, errlen, "%s: [test]: section given twice", c->path) :
-			take_keys(c->path, sec, e, ne, test_keys,
-				  RTE_DIM(test_keys), (char *)c, err, errlen);
-		*seen_test = true;
-		c->has_test = true;
-	} else if (strncmp(sec, "port.", 5) == 0) {
-		struct app_config_port *p = &c->ports[c->nb_ports];
-
-		if (!is_name(sec + 5, strlen(sec + 5), "_-"))
-			ret = fail(-EINVAL, err, errlen, "%s: [%s]: bad section name: expected [port.<name>] with a name of letters, digits, _ and -",
-				   c->path, sec);
-		else if (c->nb_ports == APP_CONFIG_MAX_PORTS)
-			ret = fail(-EINVAL, err, errlen, "%s: [%s]: more than %d [port.*] sections",
-				   c->path, sec, APP_CONFIG_MAX_PORTS);
-		else
-			ret = 0;
-		for (i = 0; ret == 0 && i < c->nb_ports; i++)
-			if (strcmp(c->ports[i].name, sec + 5) == 0)
-				ret = fail(-EINVAL, err, errlen, "%s: [%s]: section given twice",
-					   c->path, sec);
-		if (ret == 0)
-			ret = take_keys(c->path, sec, e, ne, port_keys,
-					RTE_DIM(port_keys), p->vdev, err,
-					errlen);
-		if (ret == 0) {
-			snprintf(p->name, sizeof(p->name), "%s", sec + 5);
-			c->nb_ports++;
-			ret = check_vdev(c, c->nb_ports - 1, err, errlen);
-		}
-	} else {
-		ret = fail(-EINVAL, err, errlen, "%s: [%s]: unknown section: expected [eal], [port.<name>] or [test]",
-			   c->path, sec);
-	}
-	free(e);
-	return ret;
 }
 
 int
 app_config_load(const char *path, struct app_config *c, char *err,
 		size_t errlen)
 {
-	bool seen_eal = false, seen_test = false;
-	struct rte_cfgfile *cfg;
-	int i, n, ret;
+	struct ernic_env_section test = {
+		.name = "test",
+		.keys = test_keys,
+		.nb_keys = RTE_DIM(test_keys),
+		.base = c,
+	};
+	int ret;
 
-	RTE_BUILD_BUG_ON(APP_CONFIG_NAME_LEN != CFG_NAME_LEN);
-	RTE_BUILD_BUG_ON(APP_CONFIG_VALUE_LEN != CFG_VALUE_LEN);
 	memset(c, 0, sizeof(*c));
-	if (strlen(path) >= sizeof(c->path))
+	if (strlen(path) >= sizeof(c->env.path))
 		return fail(-EINVAL, err, errlen, "--config: file name too long (at most %zu characters)",
-			    sizeof(c->path) - 1);
-	snprintf(c->path, sizeof(c->path), "%s", path);
-	ret = scan_file(path, err, errlen);
-	if (ret != 0)
-		return ret;
-	cfg = rte_cfgfile_load(path, CFG_FLAG_EMPTY_VALUES);
-	if (cfg == NULL)
-		return fail(-EINVAL, err, errlen, "%s: rte_cfgfile cannot load the file (see the lib.cfgfile message above)",
-			    path);
-	n = rte_cfgfile_num_sections(cfg, "", 0);
-	for (i = 0, ret = 0; ret == 0 && i < n; i++)
-		ret = take_section(cfg, i, c, &seen_eal, &seen_test, err,
-				   errlen);
-	rte_cfgfile_close(cfg);
-	if (ret == 0)
-		ret = check_eal(c, err, errlen);
+			    sizeof(c->env.path) - 1);
+	ret = ernic_env_config_load(path, &c->env, &test, err, errlen);
+	c->has_test = test.present;
 	if (ret == 0 && c->has_test)
 		ret = check_test(c, err, errlen);
 	return ret;
@@ -539,7 +166,7 @@ app_config_opts(const struct app_config *c, int argc, char **argv,
 {
 	const char *mode;
 	char e[400];
-	struct app_config_argv a;
+	struct ernic_env_argv a;
 	struct app_opts cli;
 	int i, first, ret;
 
@@ -556,61 +183,44 @@ app_config_opts(const struct app_config *c, int argc, char **argv,
 	mode = first ? argv[0] : c->mode;
 
 	/* the command line's own errors, without the file */
-	argv_init(&a);
-	if (argv_add_copy(&a, "", mode) != 0)
+	ernic_env_argv_init(&a);
+	if (ernic_env_argv_add_copy(&a, "", mode) != 0)
 		return fail(-EINVAL, err, errlen, "too many arguments");
 	for (i = first; i < argc; i++)
-		if (argv_add(&a, argv[i]) != 0)
+		if (ernic_env_argv_add(&a, argv[i]) != 0)
 			return fail(-EINVAL, err, errlen, "too many arguments");
 	ret = app_opts_parse(a.argc, a.argv, &cli, err, errlen);
 	if (ret != 0)
 		return ret;
 
 	/* the file's flags under the chosen mode, then the command line's */
-	argv_init(&a);
-	ret = argv_add_copy(&a, "", mode);
+	ernic_env_argv_init(&a);
+	ret = ernic_env_argv_add_copy(&a, "", mode);
 	if (ret == 0)
-		ret = argv_add_words(&a, c->test_args);
+		ret = ernic_env_argv_add_words(&a, c->test_args);
 	if (ret == 0 && first && strcmp(mode, c->mode) != 0) {
 		ret = app_opts_parse(a.argc, a.argv, o, e, sizeof(e));
 		if (ret != 0)
 			return fail(-EINVAL, err, errlen, "%s: [test] args with mode %s from the command line: %s",
-				    c->path, mode, e);
+				    c->env.path, mode, e);
 	}
 	for (i = first; ret == 0 && i < argc; i++)
-		ret = argv_add(&a, argv[i]);
+		ret = ernic_env_argv_add(&a, argv[i]);
 	if (ret == 0 && !app_opts_is_client(&cli) && c->server[0] != '\0')
-		ret = argv_add_copy(&a, "", c->server);
+		ret = ernic_env_argv_add_copy(&a, "", c->server);
 	if (ret != 0)
 		return fail(-EINVAL, err, errlen, "too many arguments");
 	ret = app_opts_parse(a.argc, a.argv, o, e, sizeof(e));
 	if (ret != 0)
 		return fail(-EINVAL, err, errlen, "%s: [test] with the command line: %s",
-			    c->path, e);
+			    c->env.path, e);
 	return 0;
 }
 
 int
 app_config_eal_argv(const struct app_config *c, int sep, char **argv,
-		    struct app_config_argv *out, char *err, size_t errlen)
+		    struct ernic_env_argv *out, char *err, size_t errlen)
 {
-	unsigned int p;
-	int i, ret = 0;
-
-	argv_init(out);
-	if (c == NULL) {
-		out->argc = sep;
-		out->argv = argv;
-		return 0;
-	}
-	for (i = 0; ret == 0 && i < sep; i++)
-		ret = argv_add(out, argv[i]);
-	if (ret == 0 && sep <= 1)
-		ret = argv_add_words(out, c->eal_args);
-	for (p = 0; ret == 0 && p < c->nb_ports; p++)
-		ret = argv_add_copy(out, "--vdev=", c->ports[p].vdev);
-	if (ret != 0)
-		return fail(-E2BIG, err, errlen, "%s: too many EAL arguments (at most %d)",
-			    c->path, APP_CONFIG_MAX_ARGV);
-	return 0;
+	return ernic_env_eal_argv(c != NULL ? &c->env : NULL, sep, argv, out,
+				  err, errlen);
 }

@@ -91,7 +91,7 @@ int
 main(int argc, char **argv)
 {
 	char err[512];
-	struct app_config_argv eal;
+	struct ernic_env_argv eal;
 	struct app_config cfg;
 	struct app_opts o;
 	const char *cfg_path;

@@ -39,15 +39,15 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 }
 
 static void
-check_argv(const struct app_config_argv *a)
+check_argv(const struct ernic_env_argv *a)
 {
 	int i;
 
-	if (a->argc < 1 || a->argc > APP_CONFIG_MAX_ARGV ||
+	if (a->argc < 1 || a->argc > ERNIC_ENV_MAX_ARGV ||
 	    a->argv[a->argc] != NULL)
 		fuzz_fail("EAL argv not NULL-terminated or out of bounds");
 	for (i = 0; i < a->argc; i++)
-		if (a->argv[i] == NULL || strlen(a->argv[i]) >= APP_CONFIG_ARGV_BUF)
+		if (a->argv[i] == NULL || strlen(a->argv[i]) >= ERNIC_ENV_ARGV_BUF)
 			fuzz_fail("EAL argv entry broken");
 }
 
@@ -55,7 +55,7 @@ int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct app_config c;
-	static struct app_config_argv eal;
+	static struct ernic_env_argv eal;
 	static struct app_opts o;
 	char err[512];
 	char *cmdline[] = {

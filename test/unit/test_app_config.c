@@ -130,7 +130,7 @@ test_every_sample_loads(void)
 			continue;
 		n++;
 		CU_ASSERT(load_conf(de->d_name, &c) == 0);
-		CU_ASSERT(c.has_eal && c.has_test);
+		CU_ASSERT(c.env.has_eal && c.has_test);
 		/* a new sample needs its own checks below */
 		for (i = 0; i < RTE_DIM(known); i++)
 			checked |= strcmp(known[i], de->d_name) == 0;
@@ -146,7 +146,7 @@ test_every_sample_loads(void)
 static void
 test_loopback_ini(void)
 {
-	struct app_config_argv eal;
+	struct ernic_env_argv eal;
 	struct app_config c;
 	struct app_opts o;
 	char *argv[] = { (char *)"ernic-testpmd", (char *)"-l", (char *)"0",
@@ -154,7 +154,7 @@ test_loopback_ini(void)
 	int i;
 
 	CU_ASSERT_FATAL(load_conf("loopback.ini", &c) == 0);
-	CU_ASSERT(c.nb_ports == 0);
+	CU_ASSERT(c.env.nb_ports == 0);
 	CU_ASSERT(strcmp(c.mode, "write_bw") == 0);
 	CU_ASSERT(strcmp(c.test_args, "--loopback -a -n 100 --report_gbits") == 0);
 	CU_ASSERT(c.server[0] == '\0');
@@ -207,23 +207,23 @@ test_loopback_ini(void)
 static void
 test_rxe_peer_ini(void)
 {
-	struct app_config_argv eal;
+	struct ernic_env_argv eal;
 	struct app_config c;
 	struct app_opts o;
 	char *argv[] = { (char *)"ernic-testpmd", (char *)"--" };
 	char buf[64];
 
 	CU_ASSERT_FATAL(load_conf("rxe-peer.ini", &c) == 0);
-	CU_ASSERT_FATAL(c.nb_ports == 2);
-	CU_ASSERT(strcmp(c.ports[0].name, "tap") == 0);
-	CU_ASSERT(strcmp(c.ports[0].vdev, "net_af_packet0,iface=rxepeer0") == 0);
-	CU_ASSERT(strcmp(c.ports[1].name, "ernic") == 0);
-	CU_ASSERT(strcmp(c.ports[1].vdev,
+	CU_ASSERT_FATAL(c.env.nb_ports == 2);
+	CU_ASSERT(strcmp(c.env.ports[0].name, "tap") == 0);
+	CU_ASSERT(strcmp(c.env.ports[0].vdev, "net_af_packet0,iface=rxepeer0") == 0);
+	CU_ASSERT(strcmp(c.env.ports[1].name, "ernic") == 0);
+	CU_ASSERT(strcmp(c.env.ports[1].vdev,
 			 "net_ernic0,port=net_af_packet0,ip=198.18.0.1,mac=02:00:c6:12:00:01") == 0);
 	/* the facts of ../shared/tools/rxe-peer/README.md, peer mode */
-	CU_ASSERT(strcmp(devarg(c.ports[1].vdev, "ip", buf, sizeof(buf)),
+	CU_ASSERT(strcmp(devarg(c.env.ports[1].vdev, "ip", buf, sizeof(buf)),
 			 "198.18.0.1") == 0);
-	CU_ASSERT(strcmp(devarg(c.ports[1].vdev, "mac", buf, sizeof(buf)),
+	CU_ASSERT(strcmp(devarg(c.env.ports[1].vdev, "mac", buf, sizeof(buf)),
 			 "02:00:c6:12:00:01") == 0);
 	CU_ASSERT(strcmp(c.server, "198.19.0.2") == 0);
 
@@ -257,13 +257,13 @@ test_af_xdp_ini(void)
 	char buf[64];
 
 	CU_ASSERT_FATAL(load_conf("af_xdp-host.ini", &c) == 0);
-	CU_ASSERT_FATAL(c.nb_ports == 2);
-	CU_ASSERT(strncmp(c.ports[0].vdev, "net_af_xdp0,", 12) == 0);
-	CU_ASSERT(devarg(c.ports[0].vdev, "iface", buf, sizeof(buf))[0] != '\0');
-	CU_ASSERT(strncmp(c.ports[1].vdev, "net_ernic0,", 11) == 0);
-	CU_ASSERT(strcmp(devarg(c.ports[1].vdev, "port", buf, sizeof(buf)),
+	CU_ASSERT_FATAL(c.env.nb_ports == 2);
+	CU_ASSERT(strncmp(c.env.ports[0].vdev, "net_af_xdp0,", 12) == 0);
+	CU_ASSERT(devarg(c.env.ports[0].vdev, "iface", buf, sizeof(buf))[0] != '\0');
+	CU_ASSERT(strncmp(c.env.ports[1].vdev, "net_ernic0,", 11) == 0);
+	CU_ASSERT(strcmp(devarg(c.env.ports[1].vdev, "port", buf, sizeof(buf)),
 			 "net_af_xdp0") == 0);
-	CU_ASSERT(ip_in_bench_range(c.ports[1].vdev));
+	CU_ASSERT(ip_in_bench_range(c.env.ports[1].vdev));
 
 	CU_ASSERT_FATAL(opts(&c, "", &o) == 0);
 	CU_ASSERT(strcmp(o.mode->name, "write_bw") == 0);
@@ -280,20 +280,20 @@ test_memif_ini(void)
 	unsigned int i;
 
 	CU_ASSERT_FATAL(load_conf("memif-pair.ini", &c) == 0);
-	CU_ASSERT_FATAL(c.nb_ports == 4);
-	CU_ASSERT(strncmp(c.ports[0].vdev, "net_memif0,", 11) == 0);
-	CU_ASSERT(strcmp(devarg(c.ports[0].vdev, "role", buf, sizeof(buf)),
+	CU_ASSERT_FATAL(c.env.nb_ports == 4);
+	CU_ASSERT(strncmp(c.env.ports[0].vdev, "net_memif0,", 11) == 0);
+	CU_ASSERT(strcmp(devarg(c.env.ports[0].vdev, "role", buf, sizeof(buf)),
 			 "server") == 0);
-	CU_ASSERT(strncmp(c.ports[1].vdev, "net_memif1,", 11) == 0);
-	CU_ASSERT(strcmp(devarg(c.ports[1].vdev, "role", buf, sizeof(buf)),
+	CU_ASSERT(strncmp(c.env.ports[1].vdev, "net_memif1,", 11) == 0);
+	CU_ASSERT(strcmp(devarg(c.env.ports[1].vdev, "role", buf, sizeof(buf)),
 			 "client") == 0);
 	/* the ernic ports come after the ports they sit on */
-	CU_ASSERT(strcmp(devarg(c.ports[2].vdev, "port", buf, sizeof(buf)),
+	CU_ASSERT(strcmp(devarg(c.env.ports[2].vdev, "port", buf, sizeof(buf)),
 			 "net_memif0") == 0);
-	CU_ASSERT(strcmp(devarg(c.ports[3].vdev, "port", buf, sizeof(buf)),
+	CU_ASSERT(strcmp(devarg(c.env.ports[3].vdev, "port", buf, sizeof(buf)),
 			 "net_memif1") == 0);
 	for (i = 2; i < 4; i++)
-		CU_ASSERT(ip_in_bench_range(c.ports[i].vdev));
+		CU_ASSERT(ip_in_bench_range(c.env.ports[i].vdev));
 
 	CU_ASSERT_FATAL(opts(&c, "", &o) == 0);
 	CU_ASSERT(o.loopback && o.size == 4096 && o.iters == 1000);
@@ -308,14 +308,14 @@ test_dcqcn_ini(void)
 	unsigned int i;
 
 	CU_ASSERT_FATAL(load_conf("dcqcn.ini", &c) == 0);
-	CU_ASSERT_FATAL(c.nb_ports == 4);
+	CU_ASSERT_FATAL(c.env.nb_ports == 4);
 	for (i = 2; i < 4; i++) {
-		CU_ASSERT(ip_in_bench_range(c.ports[i].vdev));
-		CU_ASSERT(strcmp(devarg(c.ports[i].vdev, "rp_ai_rate", buf,
+		CU_ASSERT(ip_in_bench_range(c.env.ports[i].vdev));
+		CU_ASSERT(strcmp(devarg(c.env.ports[i].vdev, "rp_ai_rate", buf,
 					sizeof(buf)), "40") == 0);
-		CU_ASSERT(strcmp(devarg(c.ports[i].vdev, "rp_dce_tcp_g", buf,
+		CU_ASSERT(strcmp(devarg(c.env.ports[i].vdev, "rp_dce_tcp_g", buf,
 					sizeof(buf)), "1020") == 0);
-		CU_ASSERT(strcmp(devarg(c.ports[i].vdev,
+		CU_ASSERT(strcmp(devarg(c.env.ports[i].vdev,
 					"np_min_time_between_cnps", buf,
 					sizeof(buf)), "50") == 0);
 	}
@@ -331,13 +331,13 @@ test_sr_ini(void)
 	char buf[64];
 
 	CU_ASSERT_FATAL(load_conf("selective-repeat.ini", &c) == 0);
-	CU_ASSERT_FATAL(c.nb_ports == 5);
-	CU_ASSERT(strcmp(devarg(c.ports[2].vdev, "loss", buf, sizeof(buf)),
+	CU_ASSERT_FATAL(c.env.nb_ports == 5);
+	CU_ASSERT(strcmp(devarg(c.env.ports[2].vdev, "loss", buf, sizeof(buf)),
 			 "1") == 0);
-	CU_ASSERT(strcmp(devarg(c.ports[2].vdev, "dir", buf, sizeof(buf)),
+	CU_ASSERT(strcmp(devarg(c.env.ports[2].vdev, "dir", buf, sizeof(buf)),
 			 "both") == 0);
-	CU_ASSERT(ip_in_bench_range(c.ports[3].vdev));
-	CU_ASSERT(ip_in_bench_range(c.ports[4].vdev));
+	CU_ASSERT(ip_in_bench_range(c.env.ports[3].vdev));
+	CU_ASSERT(ip_in_bench_range(c.env.ports[4].vdev));
 	CU_ASSERT(strcmp(c.mode, "write_bw") == 0);
 	CU_ASSERT_FATAL(opts(&c, "", &o) == 0);
 	CU_ASSERT(o.sr);
@@ -392,7 +392,7 @@ test_broken_files(void)
 	expect_bad("unknown_eal_key.ini", "[eal]\nargv = -l 0\n",
 		   "[eal] argv: unknown key: expected args");
 	expect_bad("bad_section.ini", "[ports.a]\nvdev = net_ring0\n",
-		   "[ports.a]: unknown section: expected [eal], [port.<name>] or [test]");
+		   "[ports.a]: unknown section: expected [eal], [port.<name>], [test] or [verbs]");
 	expect_bad("bad_port_name.ini", "[port.]\nvdev = net_ring0\n",
 		   "[port.]: bad section name");
 	expect_bad("empty_mode.ini", "[test]\nmode =\nargs = -n 10\n",
@@ -441,7 +441,7 @@ test_broken_files(void)
 		&c, err, sizeof(err)) == 0);
 	CU_ASSERT(strcmp(c.mode, "send_lat") == 0);
 	CU_ASSERT(strcmp(c.test_args, "-s 64   -n 10") == 0);
-	CU_ASSERT(!c.has_eal && c.nb_ports == 0);
+	CU_ASSERT(!c.env.has_eal && c.env.nb_ports == 0);
 }
 
 static void
