@@ -64,7 +64,7 @@
 #                     of the same name (re-run a few steps of a full run)
 #   BENCH_REPEAT      runs of each row a target is judged on (3; 1 with
 #                     BENCH_QUICK): the first in its step's order, the
-#                     others in rounds at the step's end; results.md takes
+#                     others again at the step's end; results.md takes
 #                     each figure's median and prints the runs' range
 # "devtools/bench.sh report" only rewrites results.* and the plot from
 # raw.jsonl.
@@ -225,10 +225,10 @@ EOF
 }
 
 # The ICRC+copy bound again, on the receiving worker's CPU right before a
-# judged 4 KB run (NAME, NAME@2...): this host's per-byte speed changes by
-# up to 3x within minutes (performance.rst, twentieth round), so the 4 KB
-# target is judged on the ratio of each run to the bound measured beside
-# it, not on two figures taken minutes apart. 1 s a measurement.
+# judged 4 KB run (NAME, NAME@2...): a host's per-byte speed can change
+# by up to 3x within minutes (performance.rst, "What each row means"), so
+# the 4 KB target is judged on the ratio of each run to the bound measured
+# beside it, not on two figures taken minutes apart. 1 s a measurement.
 pair_bound_row() {
 	local name=$1 log=$logs/$1.log
 	if ! "$build_dir/test/roce-bound" --seconds 1 --cpu 1 >"$log" 2>&1; then
@@ -486,8 +486,8 @@ step_loopback() {
 	done
 	# the 4 KB 1-QP row with a window deeper than the two workers'
 	# pipeline: at perftest's defaults (-t 128 -Q 100) only 28 WRs are
-	# out when the signalled one completes (performance.rst, fourteenth
-	# round)
+	# out when the signalled one completes (performance.rst, "What each
+	# row means")
 	ernic_row write_bw_4096_q1_deep ring 1 write_bw -s 4096 -t 512 -Q 16 \
 		-D "$secs"
 	for op in write_lat send_lat; do
@@ -498,8 +498,8 @@ step_loopback() {
 	pingpong_row
 	# message rate: 64 B WRITEs in post lists of 32, one CQE per list
 	# (-Q must divide -l); for a duration like the other rows (a fixed
-	# 1280000 lasted 0.15-0.2 s, mostly start-up: performance.rst,
-	# eleventh round)
+	# 1280000 lasted 0.15-0.2 s, mostly start-up: performance.rst, "What
+	# was tried and what it gave")
 	ernic_row msgrate_write_64_pl32 ring 1 write_bw -s 64 -l 32 -t 256 \
 		-Q 32 -D "$secs"
 	# the same over a link that moves frames (net_memif copies each into
@@ -507,9 +507,9 @@ step_loopback() {
 	# packet I/O bound, net_ring's (pointers passed) is not
 	ernic_row msgrate_write_64_pl32_memif memif 1 write_bw -s 64 -l 32 \
 		-t 256 -Q 32 -D "$secs"
-	# the rows a target is judged on, again: one round each, so that a
-	# row's runs are minutes apart (the host's speed changes by up to 2x
-	# within minutes; performance.rst, eleventh round)
+	# the rows a target is judged on, again: one run of each a pass, so
+	# that a row's runs are minutes apart (the host's speed changes by up to 2x
+	# within minutes; performance.rst, "Targets")
 	local r
 	for ((r = 2; r <= repeat; r++)); do
 		pair_bound_row "pair_bound_4096@$r"

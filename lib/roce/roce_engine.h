@@ -55,7 +55,7 @@ enum roce_req_defaults {
 	 * packets of 4 KB. Large packets leave, and the ACKs that free the
 	 * window come back, after half the work; small ones keep the packet
 	 * budget. (READ responses keep theirs: a byte budget there cost
-	 * read_bw; performance.rst, fourteenth round.)
+	 * read_bw; performance.rst, "What was tried and what it gave".)
 	 */
 	ROCE_REQ_BUDGET_BYTES = 64 * 1024,
 	/** Loss window (PSNs) of a QP that reaches RTS. */
@@ -110,7 +110,7 @@ roce_msg_npkts(uint32_t len, uint32_t mtu)
 	/*
 	 * Path MTUs are powers of two (IBTA 256..4096 bytes): a shift. The
 	 * 64-bit divide it replaces was on the requester's path twice a
-	 * message (performance.rst, eighteenth round).
+	 * message (performance.rst, "What was tried and what it gave").
 	 */
 	if (likely(rte_is_power_of_2(mtu)))
 		return (uint32_t)(end >> rte_bsf32(mtu));

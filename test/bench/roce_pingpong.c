@@ -11,7 +11,7 @@
  * 99 %, 99.9 %, max). With --work-ns N each side also spins N ns before it
  * answers, so that the run lasts as long as the write_lat it is compared
  * with (a tail is made of events per second: timer ticks, hypervisor
- * exits, the other sessions of a shared host; a shorter run meets fewer of
+ * exits, the other workloads of a shared host; a shorter run meets fewer of
  * them per sample). No RDMA stack on those two cores does better than
  * that tail.
  *
