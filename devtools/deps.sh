@@ -7,7 +7,7 @@ set -euo pipefail
 
 build_pkgs=(gcc pkg-config meson ninja-build python3-pyelftools
 	libdpdk-dev dpdk libnuma-dev libbpf-dev libxdp-dev libcunit1-dev
-	libisal-dev libpcap-dev clang llvm)
+	libisal-dev libpcap-dev clang llvm libibverbs-dev)
 test_pkgs=(tshark python3-scapy iproute2 iputils-ping gnuplot-nox)
 # test/interop: the rxe peer VM (kernel, QEMU, verbs tools, busybox, cpio,
 # modprobe), the taps/namespace (iproute2), the captures (tshark, editcap);

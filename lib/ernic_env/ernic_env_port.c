@@ -170,9 +170,16 @@ ernic_env_close_all(void)
 			    rte_eth_dev_owner_get(pid, &owner) != 0 ||
 			    owner.id != RTE_ETH_DEV_NO_OWNER)
 				continue;
-			rte_eth_dev_stop(pid);
-			settle_memif();
-			rte_eth_dev_close(pid);
+			/*
+			 * Closing refuses a started port (-EINVAL): stop it
+			 * only then, so that a port its net_ernic stopped
+			 * already is not stopped twice ("already stopped").
+			 */
+			if (rte_eth_dev_close(pid) != 0) {
+				rte_eth_dev_stop(pid);
+				settle_memif();
+				rte_eth_dev_close(pid);
+			}
 			settle_memif();
 			any = true;
 		}

@@ -254,6 +254,7 @@ struct ernic_worker {
 	bool service_registered;
 	int32_t lcore;			/**< lcore mapped by lcores=, -1: none */
 	uint64_t now;			/**< TSC of its last iteration */
+	uint32_t work;			/**< frames its last iteration moved */
 	uint16_t tx_mirrored;		/**< capture: refused frames already shown */
 	int32_t socket;			/**< NUMA node of its memory (ernic_numa.c) */
 	uint64_t cnt[ERNIC_CNT_MAX];

@@ -29,6 +29,7 @@
 static inline void
 worker_account(struct ernic_worker *w, uint64_t now, unsigned int work)
 {
+	w->work = work;
 	if (work == 0) {
 		w->cnt[ERNIC_CNT_IDLE_POLLS]++;
 		return;
@@ -318,22 +319,28 @@ ernic_workers_destroy(struct ernic_port *p)
 	p->nb_roce_cnt = 0;
 }
 
-int
-rte_pmd_ernic_poll(uint16_t port_id)
+/*
+ * Every worker of @p p once on this thread, then the control core at most
+ * every inline_period: rte_pmd_ernic_poll() and rte_pmd_ernic_poll_work().
+ * *@p work gets the frames the workers that ran here moved.
+ */
+static int
+ernic_poll_port(struct ernic_port *p, uint32_t *work)
 {
-	struct ernic_port *p = ernic_port_get(port_id);
 	uint64_t now = 0;
 	uint16_t i;
 	int ran = 0;
 
-	if (p == NULL)
-		return -ENODEV;
+	*work = 0;
 	if (!p->started || p->w == NULL)
 		return -ENOEXEC;
 	for (i = 0; i < p->nb_workers; i++)
 		if (rte_service_run_iter_on_app_lcore(p->w[i].service_id,
-						      1) == 0 && ran++ == 0)
-			now = p->w[i].now;	/* its clock, read on this thread */
+						      1) == 0) {
+			*work += p->w[i].work;
+			if (ran++ == 0)
+				now = p->w[i].now; /* its clock, read here */
+		}
 	/*
 	 * The control core (QP1, CM, recovery, registrations) after the
 	 * workers: it sees their QP1 frames. Not on every call: its work
@@ -356,4 +363,42 @@ rte_pmd_ernic_poll(uint16_t port_id)
 		}
 	}
 	return ran;
+}
+
+int
+rte_pmd_ernic_poll(uint16_t port_id)
+{
+	struct ernic_port *p = ernic_port_get(port_id);
+	uint32_t work;
+
+	if (p == NULL)
+		return -ENODEV;
+	return ernic_poll_port(p, &work);
+}
+
+int
+rte_pmd_ernic_poll_work(uint16_t port_id)
+{
+	struct ernic_port *p = ernic_port_get(port_id);
+	uint32_t work;
+	int ret;
+
+	if (p == NULL)
+		return -ENODEV;
+	ret = ernic_poll_port(p, &work);
+	return ret < 0 ? ret : (int)RTE_MIN(work, (uint32_t)INT32_MAX);
+}
+
+int
+rte_pmd_ernic_worker_lcore(uint16_t port_id, uint16_t idx)
+{
+	struct ernic_port *p = ernic_port_get(port_id);
+
+	if (p == NULL)
+		return -ENODEV;
+	if (idx >= p->nb_workers)
+		return -EINVAL;
+	if (p->w == NULL)
+		return -EAGAIN;
+	return p->w[idx].lcore >= 0 ? p->w[idx].lcore : -ENOENT;
 }

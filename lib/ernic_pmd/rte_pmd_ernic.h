@@ -74,6 +74,26 @@ struct roce_worker *rte_pmd_ernic_pick_worker(uint16_t port_id);
 int rte_pmd_ernic_poll(uint16_t port_id);
 
 /**
+ * As rte_pmd_ernic_poll(), telling an idle port from a busy one: for a
+ * thread that polls only while there is work and sleeps otherwise (the
+ * verbs provider's progress thread).
+ *
+ * @return the frames the workers that ran on this call moved (received,
+ *   handed over, generated and sent; 0 when none ran or all were idle),
+ *   or -ENODEV, -ENOEXEC as rte_pmd_ernic_poll()
+ */
+int rte_pmd_ernic_poll_work(uint16_t port_id);
+
+/**
+ * The service lcore that runs worker @p idx (the lcores= devarg).
+ *
+ * @return the lcore id, -ENOENT when no lcore is mapped (the application
+ *   runs the worker, through rte_pmd_ernic_poll() or its own service
+ *   lcores), -ENODEV, -EINVAL (index), -EAGAIN (port never started)
+ */
+int rte_pmd_ernic_worker_lcore(uint16_t port_id, uint16_t idx);
+
+/**
  * Resolve the MAC address of an on-link peer GID (IPv4-mapped GID by ARP,
  * IPv6 GID by neighbour discovery) through the port's neighbour table.
  * Non-blocking: the first call sends a request and returns -EAGAIN; call

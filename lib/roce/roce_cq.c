@@ -14,8 +14,9 @@
  * Completion events (ibverbs completion channels): a channel is an
  * eventfd (semaphore mode) and an MP/SC ring of CQ pointers. A CQ attached
  * to a channel and armed with roce_req_notify_cq() raises one event on the
- * next push: the worker clears the arm, enqueues the CQ and adds 1 to the
- * eventfd. The arm and the producer index form a store-load pair on each
+ * next push (CQ_ARM_ANY), or on the next solicited or unsuccessful one
+ * (CQ_ARM_SOLICITED): the worker clears the arm, enqueues the CQ and adds
+ * 1 to the eventfd. The arm and the producer index form a store-load pair on each
  * side (the poller arms then polls, the worker publishes then looks at the
  * arm), so both sides put a full fence between them: a completion is
  * either seen by the poll after the arm or raises the event.
@@ -39,6 +40,13 @@
 
 /** CQs one channel serves at most (its ring holds twice as many events). */
 #define ROCE_CC_MAX_CQ 1024
+
+/** Values of roce_cq::armed. */
+enum {
+	CQ_ARM_NONE = 0,
+	CQ_ARM_ANY = 1,		/**< the next completion */
+	CQ_ARM_SOLICITED = 2,	/**< the next solicited or failed one */
+};
 
 struct roce_comp_channel {
 	int fd;				/**< eventfd, EFD_SEMAPHORE */
@@ -165,11 +173,18 @@ roce_cq_set_channel(struct roce_cq *cq, struct roce_comp_channel *ch,
 int
 roce_req_notify_cq(struct roce_cq *cq, bool solicited_only)
 {
+	uint32_t want = solicited_only ? CQ_ARM_SOLICITED : CQ_ARM_ANY;
+	uint32_t cur;
+
 	if (cq == NULL || cq->channel == NULL)
 		return -EINVAL;
-	if (solicited_only)
-		return -EOPNOTSUPP;
-	__atomic_store_n(&cq->armed, 1, __ATOMIC_RELAXED);
+	/* an arm for any completion is not narrowed by a solicited one */
+	cur = __atomic_load_n(&cq->armed, __ATOMIC_RELAXED);
+	while (cur != CQ_ARM_ANY &&
+	       !__atomic_compare_exchange_n(&cq->armed, &cur, want, false,
+					    __ATOMIC_RELAXED,
+					    __ATOMIC_RELAXED))
+		;
 	/* the arm before the caller's next poll (see the file comment) */
 	rte_atomic_thread_fence(__ATOMIC_SEQ_CST);
 	return 0;
@@ -209,15 +224,25 @@ roce_ack_cq_events(struct roce_cq *cq, unsigned int nevents)
 				   __ATOMIC_RELEASE);
 }
 
-/* Worker: a completion was published on an attached CQ. */
+/* Worker: completion @p wc was published on an attached CQ. */
 static void
-cq_raise_event(struct roce_cq *cq, struct roce_comp_channel *ch)
+cq_raise_event(struct roce_cq *cq, struct roce_comp_channel *ch,
+	       const struct roce_wc *wc)
 {
 	const uint64_t one = 1;
+	uint32_t armed;
 
 	rte_atomic_thread_fence(__ATOMIC_SEQ_CST);
-	if (__atomic_load_n(&cq->armed, __ATOMIC_RELAXED) == 0 ||
-	    __atomic_exchange_n(&cq->armed, 0, __ATOMIC_ACQ_REL) == 0)
+	armed = __atomic_load_n(&cq->armed, __ATOMIC_RELAXED);
+	if (armed == CQ_ARM_NONE)
+		return;
+	/* IBTA 11.4.2.2: solicited receives and unsuccessful completions */
+	if (armed == CQ_ARM_SOLICITED && !wc->solicited &&
+	    wc->status == ROCE_WC_SUCCESS)
+		return;
+	if (!__atomic_compare_exchange_n(&cq->armed, &armed, CQ_ARM_NONE,
+					 false, __ATOMIC_ACQ_REL,
+					 __ATOMIC_RELAXED))
 		return;
 	if (rte_ring_mp_enqueue(ch->ring, cq) != 0) {
 		__atomic_fetch_add(&ch->lost, 1, __ATOMIC_RELAXED);
@@ -349,6 +374,64 @@ roce_cq_push(struct roce_cq *cq, const struct roce_wc *wc)
 	__atomic_store_n(&cq->prod, prod + 1, __ATOMIC_RELEASE);
 	ch = __atomic_load_n(&cq->channel, __ATOMIC_ACQUIRE);
 	if (unlikely(ch != NULL))
-		cq_raise_event(cq, ch);
+		cq_raise_event(cq, ch, wc);
 	return 0;
+}
+
+uint32_t
+roce_cq_depth(const struct roce_cq *cq)
+{
+	return cq != NULL ? cq->depth : 0;
+}
+
+struct cq_resize {
+	struct roce_cq *cq;
+	struct roce_wc *ring;		/* in: the new ring; out: the old one */
+	uint32_t mask, depth;
+};
+
+/* Worker: move the waiting completions to the new ring and swap. */
+static int
+cq_resize_on_worker(void *arg)
+{
+	struct cq_resize *r = arg;
+	struct roce_cq *cq = r->cq;
+	uint32_t cons = __atomic_load_n(&cq->cons, __ATOMIC_ACQUIRE);
+	uint32_t prod = cq->prod, i;
+	struct roce_wc *old = cq->ring;
+
+	if (prod - cons > r->depth)
+		return -EINVAL;
+	for (i = cons; i != prod; i++)
+		r->ring[i & r->mask] = old[i & cq->mask];
+	cq->ring = r->ring;
+	cq->mask = r->mask;
+	cq->depth = r->depth;
+	cq->cons_cache = cons;
+	r->ring = old;
+	return 0;
+}
+
+int
+roce_resize_cq(struct roce_cq *cq, uint32_t depth)
+{
+	struct cq_resize r;
+	uint32_t slots;
+	int ret;
+
+	if (cq == NULL || depth == 0 || depth > ROCE_MAX_CQE)
+		return -EINVAL;
+	slots = rte_align32pow2(depth);
+	r.cq = cq;
+	r.mask = slots - 1;
+	r.depth = depth;
+	r.ring = rte_zmalloc_socket("roce_cq_ring",
+				    (size_t)slots * sizeof(*r.ring),
+				    RTE_CACHE_LINE_SIZE, cq->w->socket);
+	if (r.ring == NULL)
+		return -ENOMEM;
+	ret = roce_worker_exec(cq->w, cq_resize_on_worker, &r);
+	/* the ring that is not in use any more: the old or the unused new */
+	rte_free(r.ring);
+	return ret;
 }

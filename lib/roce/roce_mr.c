@@ -340,8 +340,7 @@ mr_entry_fill(struct roce_key_entry *e, struct roce_mr *mr)
 	e->type = ROCE_KEY_MR;
 	e->access = mr->access;
 	e->pd = mr->pd;
-	e->va = (mr->access & ROCE_ACCESS_ZERO_BASED) ?
-		0 : (uint64_t)(uintptr_t)mr->addr;
+	e->va = (mr->access & ROCE_ACCESS_ZERO_BASED) ? 0 : mr->va;
 	e->length = mr->length;
 	e->host = mr->addr;
 	e->iova = mr->iova;
@@ -392,7 +391,8 @@ key_slot_lock(struct roce_device *dev)
 }
 
 struct roce_mr *
-roce_reg_mr(struct roce_pd *pd, void *addr, size_t length, int access)
+roce_reg_mr_iova(struct roce_pd *pd, void *addr, size_t length, uint64_t va,
+		 int access)
 {
 	struct roce_device *dev;
 	struct roce_key_entry *e;
@@ -401,7 +401,8 @@ roce_reg_mr(struct roce_pd *pd, void *addr, size_t length, int access)
 	uint8_t key;
 
 	if (pd == NULL || mr_check_range(addr, length) < 0 ||
-	    mr_check_access(access) < 0) {
+	    mr_check_access(access) < 0 ||
+	    (uint64_t)length - 1 > UINT64_MAX - va) {
 		ROCE_LOG(ERR, verbs, "reg_mr: invalid argument");
 		rte_errno = EINVAL;
 		return NULL;
@@ -415,6 +416,7 @@ roce_reg_mr(struct roce_pd *pd, void *addr, size_t length, int access)
 	mr->pd = pd;
 	mr->addr = addr;
 	mr->length = length;
+	mr->va = va;
 	mr->iova = roce_txbuf_range_iova(addr, length);
 	mr->msl = roce_txbuf_range_msl(addr);
 	mr->access = access;
@@ -435,6 +437,13 @@ roce_reg_mr(struct roce_pd *pd, void *addr, size_t length, int access)
 	rte_spinlock_unlock(&dev->ctl_lock);
 	roce_pd_get(pd);
 	return mr;
+}
+
+struct roce_mr *
+roce_reg_mr(struct roce_pd *pd, void *addr, size_t length, int access)
+{
+	return roce_reg_mr_iova(pd, addr, length, (uint64_t)(uintptr_t)addr,
+				access);
 }
 
 int
@@ -462,6 +471,7 @@ roce_rereg_mr(struct roce_mr *mr, int flags, struct roce_pd *pd, void *addr,
 			return -EINVAL;
 		nmr.addr = addr;
 		nmr.length = length;
+		nmr.va = (uint64_t)(uintptr_t)addr;
 		nmr.iova = roce_txbuf_range_iova(addr, length);
 		nmr.msl = roce_txbuf_range_msl(addr);
 	}
@@ -486,6 +496,7 @@ roce_rereg_mr(struct roce_mr *mr, int flags, struct roce_pd *pd, void *addr,
 	mr->pd = nmr.pd;
 	mr->addr = nmr.addr;
 	mr->length = nmr.length;
+	mr->va = nmr.va;
 	mr->iova = nmr.iova;
 	mr->msl = nmr.msl;
 	mr->access = nmr.access;
@@ -567,6 +578,7 @@ roce_mr_query(const struct roce_mr *mr, struct roce_mr_info *info)
 	if (mr == NULL || info == NULL)
 		return -EINVAL;
 	info->addr = mr->addr;
+	info->va = mr->va;
 	info->length = mr->length;
 	info->lkey = mr->lkey;
 	info->rkey = mr->rkey;
@@ -915,6 +927,7 @@ roce_reg_mr_fixed(struct roce_pd *pd, uint32_t index, uint8_t key, void *host,
 	mr->pd = pd;
 	mr->addr = host;
 	mr->length = length;
+	mr->va = va;
 	mr->iova = roce_txbuf_range_iova(host, length);
 	mr->msl = roce_txbuf_range_msl(host);
 	mr->access = access;

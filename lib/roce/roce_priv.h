@@ -376,6 +376,7 @@ struct roce_mr {
 	uint32_t lkey, rkey;
 	void *addr;
 	size_t length;
+	uint64_t va;			/**< address of addr in the MR's space */
 	rte_iova_t iova;		/**< of addr, roce_key_entry::iova */
 	const struct rte_memseg_list *msl;	/**< roce_key_entry::msl */
 	int access;

@@ -1065,6 +1065,8 @@ step_complete(struct resp_ctx *c)
 		wc.src_qp = roce_deth_sqpn(roce_pkt_deth(c->pkt));
 		wc.wc_flags |= ROCE_WC_GRH;
 	}
+	/* the message's last packet carries the solicited event bit */
+	wc.solicited = roce_bth_se(roce_pkt_bth(c->pkt));
 	resp_retire_wqe(qp);	/* before the CQE, as above */
 	resp_push_wc(qp, &wc);
 	r->write_len = r->write_off = 0;

@@ -238,6 +238,7 @@ int roce_dealloc_pd(struct roce_pd *pd);
 /** Public view of a registered region. */
 struct roce_mr_info {
 	void *addr;
+	uint64_t va;		/**< the MR's address of @c addr (its IOVA) */
 	size_t length;
 	uint32_t lkey;
 	uint32_t rkey;
@@ -251,6 +252,16 @@ struct roce_mr_info {
  */
 struct roce_mr *roce_reg_mr(struct roce_pd *pd, void *addr, size_t length,
 			    int access);
+
+/**
+ * As roce_reg_mr(), with the region known as [@p va, @p va + length) in
+ * SGEs and in remote requests instead of by its host address
+ * (ibv_reg_mr_iova()): the bytes at @p addr + (x - @p va) serve address
+ * x. ROCE_ACCESS_ZERO_BASED makes @p va 0 whatever is given. NULL with
+ * rte_errno EINVAL for a range that wraps.
+ */
+struct roce_mr *roce_reg_mr_iova(struct roce_pd *pd, void *addr,
+				 size_t length, uint64_t va, int access);
 int roce_mr_query(const struct roce_mr *mr, struct roce_mr_info *info);
 uint32_t roce_mr_lkey(const struct roce_mr *mr);
 uint32_t roce_mr_rkey(const struct roce_mr *mr);
@@ -262,7 +273,10 @@ enum roce_rereg_flags {
 	ROCE_REREG_MR_CHANGE_ACCESS = 1 << 2,
 };
 
-/** Re-register: new keys are issued, the old ones fail from now on. */
+/**
+ * Re-register: new keys are issued, the old ones fail from now on. A new
+ * translation is known by its host address (as roce_reg_mr()).
+ */
 int roce_rereg_mr(struct roce_mr *mr, int flags, struct roce_pd *pd,
 		  void *addr, size_t length, int access);
 /**
@@ -351,7 +365,11 @@ struct roce_wc {
 	uint32_t wc_flags;	/**< enum roce_wc_flags */
 	uint16_t pkey_index;
 	uint8_t sl;
-	uint8_t reserved;
+	/**
+	 * 1: a receive completed by a message whose last packet asked for a
+	 * solicited event (BTH SE, IBTA 9.2.3, 11.4.2.2)
+	 */
+	uint8_t solicited;
 };
 
 struct roce_cq *roce_create_cq(struct roce_worker *w, uint32_t depth);
@@ -393,12 +411,27 @@ int roce_cq_set_channel(struct roce_cq *cq, struct roce_comp_channel *ch,
 
 /**
  * Arm @p cq (ibv_req_notify_cq()): the next completion written to it
- * raises one event on its channel. Completions already in the CQ raise
- * none: arm, poll the CQ empty, then wait for the event. Any thread.
- * @return 0, -EINVAL (no channel), -EOPNOTSUPP (@p solicited_only: the
- *   engines do not report the solicited event bit to the CQ)
+ * raises one event on its channel; with @p solicited_only, the next
+ * solicited receive completion or unsuccessful completion (IBTA
+ * 11.4.2.2). Completions already in the CQ raise none: arm, poll the CQ
+ * empty, then wait for the event. An arm for any completion wins over a
+ * solicited-only one until the event. Any thread.
+ * @return 0, -EINVAL (no channel)
  */
 int roce_req_notify_cq(struct roce_cq *cq, bool solicited_only);
+
+/**
+ * Change the size of @p cq to hold @p depth completions (ibv_resize_cq()),
+ * keeping those not polled yet. The caller serialises it with its own
+ * polls of @p cq; the worker that owns the CQ runs the swap between two
+ * completions (roce_worker_exec()).
+ * @return 0, -EINVAL (depth 0 or above ROCE_MAX_CQE, or fewer than the
+ *   completions waiting), -ENOMEM
+ */
+int roce_resize_cq(struct roce_cq *cq, uint32_t depth);
+
+/** Usable entries of @p cq (its depth), 0 for NULL. */
+uint32_t roce_cq_depth(const struct roce_cq *cq);
 
 /**
  * Take one event (ibv_get_cq_event()): blocks on the channel's fd until

@@ -5,6 +5,8 @@
  * roce_ack_cq_events(), detaching/destroying with pending events, and a
  * producer thread against a consumer that sleeps on the channel's fd
  * (perftest -e's loop): no completion is missed, no wake-up is lost.
+ * Solicited-only arming (IBTA 11.4.2.2) and resizing a CQ that holds
+ * completions.
  */
 #include <fcntl.h>
 #include <poll.h>
@@ -68,6 +70,20 @@ push(struct roce_cq *cq, uint64_t i)
 }
 
 static void
+push_wc(struct roce_cq *cq, uint64_t i, enum roce_wc_status st,
+	bool solicited)
+{
+	struct roce_wc wc;
+
+	memset(&wc, 0, sizeof(wc));
+	wc.wr_id = i;
+	wc.status = st;
+	wc.opcode = ROCE_WC_RECV;
+	wc.solicited = solicited;
+	CU_ASSERT_EQUAL(roce_cq_push(cq, &wc), 0);
+}
+
+static void
 set_nonblock(struct roce_comp_channel *ch)
 {
 	int fd = roce_comp_channel_fd(ch);
@@ -105,7 +121,7 @@ test_arguments(void)
 	__atomic_fetch_sub(&cq->refcnt, 1, __ATOMIC_RELAXED);
 	CU_ASSERT_EQUAL(roce_cq_set_channel(cq, NULL, NULL), 0);
 	CU_ASSERT_EQUAL(roce_cq_set_channel(cq, ch, NULL), 0);
-	CU_ASSERT_EQUAL(roce_req_notify_cq(cq, true), -EOPNOTSUPP);
+	CU_ASSERT_EQUAL(roce_req_notify_cq(cq, true), 0);
 	/* the channel serves a CQ */
 	CU_ASSERT_EQUAL(roce_destroy_comp_channel(ch), -EBUSY);
 	CU_ASSERT_EQUAL(roce_destroy_cq(cq), 0);
@@ -280,10 +296,95 @@ test_sleeping_consumer(void)
 	CU_ASSERT_EQUAL(roce_destroy_comp_channel(ch), 0);
 }
 
+/* Solicited-only arms wake for solicited or failed completions only. */
+static void
+test_solicited(void)
+{
+	struct roce_comp_channel *ch;
+	struct roce_cq *cq, *ev = NULL;
+	struct roce_wc out[16];
+	void *ctx = NULL;
+
+	ch = roce_create_comp_channel(dev);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(ch);
+	set_nonblock(ch);
+	cq = roce_create_cq(w, 16);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(cq);
+	CU_ASSERT_EQUAL(roce_cq_set_channel(cq, ch, NULL), 0);
+
+	/* an unsolicited success raises nothing, a solicited one does */
+	CU_ASSERT_EQUAL(roce_req_notify_cq(cq, true), 0);
+	push_wc(cq, 1, ROCE_WC_SUCCESS, false);
+	CU_ASSERT_EQUAL(roce_get_cq_event(ch, &ev, &ctx), -EAGAIN);
+	push_wc(cq, 2, ROCE_WC_SUCCESS, true);
+	CU_ASSERT_EQUAL(roce_get_cq_event(ch, &ev, &ctx), 0);
+	CU_ASSERT_PTR_EQUAL(ev, cq);
+	roce_ack_cq_events(cq, 1);
+	/* a failed completion wakes a solicited-only arm too */
+	CU_ASSERT_EQUAL(roce_req_notify_cq(cq, true), 0);
+	push_wc(cq, 3, ROCE_WC_REM_ACCESS_ERR, false);
+	CU_ASSERT_EQUAL(roce_get_cq_event(ch, &ev, &ctx), 0);
+	roce_ack_cq_events(cq, 1);
+	/* an arm for any completion is not narrowed by a solicited one */
+	CU_ASSERT_EQUAL(roce_req_notify_cq(cq, false), 0);
+	CU_ASSERT_EQUAL(roce_req_notify_cq(cq, true), 0);
+	push_wc(cq, 4, ROCE_WC_SUCCESS, false);
+	CU_ASSERT_EQUAL(roce_get_cq_event(ch, &ev, &ctx), 0);
+	roce_ack_cq_events(cq, 1);
+	/* disarmed after the event */
+	push_wc(cq, 5, ROCE_WC_SUCCESS, true);
+	CU_ASSERT_EQUAL(roce_get_cq_event(ch, &ev, &ctx), -EAGAIN);
+	CU_ASSERT_EQUAL(roce_poll_cq(cq, out, 16), 5);
+	CU_ASSERT_EQUAL(roce_destroy_cq(cq), 0);
+	CU_ASSERT_EQUAL(roce_destroy_comp_channel(ch), 0);
+}
+
+/* Resizing keeps the waiting completions, in order, across the wrap. */
+static void
+test_resize(void)
+{
+	struct roce_wc out[64];
+	struct roce_cq *cq;
+	uint64_t next = 0, polled;
+	int i, n;
+
+	cq = roce_create_cq(w, 8);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(cq);
+	CU_ASSERT_EQUAL(roce_resize_cq(NULL, 8), -EINVAL);
+	CU_ASSERT_EQUAL(roce_resize_cq(cq, 0), -EINVAL);
+	CU_ASSERT_EQUAL(roce_resize_cq(cq, ROCE_MAX_CQE + 1), -EINVAL);
+	/* move the indexes so that the waiting entries wrap the ring */
+	for (i = 0; i < 6; i++)
+		push(cq, next++);
+	CU_ASSERT_EQUAL(roce_poll_cq(cq, out, 6), 6);
+	polled = 6;
+	for (i = 0; i < 7; i++)
+		push(cq, next++);
+	/* fewer entries than waiting: refused, nothing lost */
+	CU_ASSERT_EQUAL(roce_resize_cq(cq, 4), -EINVAL);
+	CU_ASSERT_EQUAL(roce_resize_cq(cq, 40), 0);
+	CU_ASSERT_EQUAL(roce_cq_depth(cq), 40);
+	for (i = 0; i < 30; i++)
+		push(cq, next++);
+	n = roce_poll_cq(cq, out, 64);
+	CU_ASSERT_EQUAL(n, 37);
+	for (i = 0; i < n; i++)
+		CU_ASSERT_EQUAL(out[i].wr_id, polled + (uint64_t)i);
+	/* shrink an empty CQ */
+	CU_ASSERT_EQUAL(roce_resize_cq(cq, 2), 0);
+	push(cq, 100);
+	push(cq, 101);
+	CU_ASSERT_EQUAL(roce_poll_cq(cq, out, 64), 2);
+	CU_ASSERT_EQUAL(out[1].wr_id, 101);
+	CU_ASSERT_EQUAL(roce_destroy_cq(cq), 0);
+}
+
 static CU_TestInfo cq_event_tests[] = {
 	{ "arguments, busy CQ and channel", test_arguments },
 	{ "one event per arm, ack, detach drops pending", test_one_event_per_arm },
 	{ "two CQs on one channel, in order", test_two_cqs_one_channel },
+	{ "solicited-only arms", test_solicited },
+	{ "resize keeps waiting completions", test_resize },
 	{ "producer thread vs sleeping consumer (perftest -e loop)",
 	  test_sleeping_consumer },
 	CU_TEST_INFO_NULL,

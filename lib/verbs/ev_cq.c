@@ -1,0 +1,508 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Completion queues and completion channels.
+ *
+ * A lib/roce CQ belongs to one worker, and a QP to the worker of its CQs.
+ * On a port with one worker (the default) a CQ is made at once. With
+ * several workers, the CQ is made when the first QP that uses it is
+ * created (ev_cq_bind()), on that QP's worker: the QPs of a program then
+ * spread over the workers whatever order it creates its CQs in; until
+ * then the CQ polls empty and remembers an arm.
+ *
+ * Polling runs the port once first (ev_port_drive()): a program that
+ * polls its CQ moves its own traffic.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_errno.h>
+
+#include "ev_priv.h"
+#include "rte_pmd_ernic.h"
+
+/* Completions converted a call (a larger ibv_poll_cq() loops). */
+#define EV_POLL_BURST 32
+
+/* ------------------------------------------------------------------ */
+/* Channels                                                           */
+/* ------------------------------------------------------------------ */
+
+struct ibv_comp_channel *
+ibv_create_comp_channel(struct ibv_context *context)
+{
+	struct ev_channel *ch;
+
+	if (context == NULL) {
+		errno = EINVAL;
+		return NULL;
+	}
+	ch = calloc(1, sizeof(*ch));
+	if (ch == NULL) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	ch->port = ev_ctx(context)->port;
+	ch->ch = roce_create_comp_channel(ch->port->rdev);
+	if (ch->ch == NULL) {
+		errno = rte_errno;
+		free(ch);
+		return NULL;
+	}
+	ch->ibch.context = context;
+	ch->ibch.fd = roce_comp_channel_fd(ch->ch);
+	ch->ibch.refcnt = 0;
+	return &ch->ibch;
+}
+
+int
+ibv_destroy_comp_channel(struct ibv_comp_channel *channel)
+{
+	struct ev_channel *ch;
+	int ret;
+
+	if (channel == NULL)
+		return EINVAL;
+	ch = container_of(channel, struct ev_channel, ibch);
+	if (channel->refcnt != 0)
+		return EBUSY;
+	ret = roce_destroy_comp_channel(ch->ch);
+	if (ret != 0)
+		return ev_errno(EV_V_DESTROY, ret);
+	free(ch);
+	return 0;
+}
+
+int
+ibv_get_cq_event(struct ibv_comp_channel *channel, struct ibv_cq **cq,
+		 void **cq_context)
+{
+	struct ev_channel *ch;
+	struct roce_cq *rcq;
+	void *tag = NULL;
+	struct ev_cq *c;
+	int ret;
+
+	if (channel == NULL || cq == NULL) {
+		errno = EINVAL;
+		return -1;
+	}
+	ch = container_of(channel, struct ev_channel, ibch);
+	/* about to sleep: the progress thread runs the port meanwhile */
+	ev_env_kick(ch->port);
+	ret = roce_get_cq_event(ch->ch, &rcq, &tag);
+	if (ret != 0) {
+		errno = -ret;
+		return -1;
+	}
+	c = tag;
+	*cq = ibv_cq_ex_to_cq(&c->ibcq);
+	if (cq_context != NULL)
+		*cq_context = c->ibcq.cq_context;
+	return 0;
+}
+
+void
+ibv_ack_cq_events(struct ibv_cq *cq, unsigned int nevents)
+{
+	struct ev_cq *c;
+
+	if (cq == NULL || nevents == 0)
+		return;
+	c = ev_cq(cq);
+	if (c->cq != NULL)
+		roce_ack_cq_events(c->cq, nevents);
+	pthread_mutex_lock(&cq->mutex);
+	cq->comp_events_completed += nevents;
+	pthread_cond_signal(&cq->cond);
+	pthread_mutex_unlock(&cq->mutex);
+}
+
+/* ------------------------------------------------------------------ */
+/* Polling                                                            */
+/* ------------------------------------------------------------------ */
+
+int
+ev_poll_cq(struct ibv_cq *ibcq, int n, struct ibv_wc *wc)
+{
+	struct ev_cq *c = ev_cq(ibcq);
+	struct roce_wc rwc[EV_POLL_BURST];
+	int got = 0, k, i;
+
+	if (unlikely(n < 0 || (wc == NULL && n > 0)))
+		return -EINVAL;
+	ev_port_drive(c->port);
+	if (unlikely(c->cq == NULL))
+		return 0;	/* no QP uses it yet */
+	rte_spinlock_lock(&c->lock);
+	while (got < n) {
+		k = roce_poll_cq(c->cq, rwc, RTE_MIN(n - got, EV_POLL_BURST));
+		if (k <= 0) {
+			/* overrun, drained: the CQ is in error (IBTA 11.4.2.1) */
+			if (k < 0 && got == 0)
+				got = k;
+			break;
+		}
+		for (i = 0; i < k; i++)
+			ev_wc_from_roce(&wc[got + i], &rwc[i]);
+		got += k;
+		if (k < EV_POLL_BURST)
+			break;
+	}
+	rte_spinlock_unlock(&c->lock);
+	return got;
+}
+
+int
+ev_req_notify_cq(struct ibv_cq *ibcq, int solicited_only)
+{
+	struct ev_cq *c = ev_cq(ibcq);
+	int ret = 0;
+
+	if (ibcq->channel == NULL)
+		return EINVAL;
+	rte_spinlock_lock(&c->lock);
+	if (c->cq == NULL) {
+		/* the arm waits for the CQ (ev_cq_bind()) */
+		c->armed_before_bind = true;
+		c->arm_solicited = solicited_only != 0;
+	} else {
+		ret = roce_req_notify_cq(c->cq, solicited_only != 0);
+	}
+	rte_spinlock_unlock(&c->lock);
+	/* the program will sleep on the channel: keep the port moving */
+	ev_env_kick(c->port);
+	return ret < 0 ? -ret : 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* ibv_cq_ex                                                          */
+/* ------------------------------------------------------------------ */
+
+static inline struct ev_cq *
+cqx(struct ibv_cq_ex *cq)
+{
+	return container_of(cq, struct ev_cq, ibcq);
+}
+
+static int
+cqx_next(struct ibv_cq_ex *ibcq)
+{
+	struct ev_cq *c = cqx(ibcq);
+	int k = roce_poll_cq(c->cq, &c->cur, 1);
+
+	if (k == 0)
+		return ENOENT;
+	if (k < 0)
+		return EIO;
+	ibcq->wr_id = c->cur.wr_id;
+	ibcq->status = (enum ibv_wc_status)c->cur.status;
+	return 0;
+}
+
+static int
+cqx_start_poll(struct ibv_cq_ex *ibcq, struct ibv_poll_cq_attr *attr)
+{
+	struct ev_cq *c = cqx(ibcq);
+	int ret;
+
+	if (attr != NULL && attr->comp_mask != 0)
+		return EINVAL;
+	ev_port_drive(c->port);
+	if (c->cq == NULL)
+		return ENOENT;
+	/* held until ibv_end_poll(), unless there is nothing to read */
+	rte_spinlock_lock(&c->lock);
+	ret = cqx_next(ibcq);
+	if (ret != 0)
+		rte_spinlock_unlock(&c->lock);
+	return ret;
+}
+
+static void
+cqx_end_poll(struct ibv_cq_ex *ibcq)
+{
+	rte_spinlock_unlock(&cqx(ibcq)->lock);
+}
+
+static enum ibv_wc_opcode
+cqx_opcode(struct ibv_cq_ex *ibcq)
+{
+	return (enum ibv_wc_opcode)cqx(ibcq)->cur.opcode;
+}
+
+static uint32_t
+cqx_vendor_err(struct ibv_cq_ex *ibcq)
+{
+	return cqx(ibcq)->cur.vendor_err;
+}
+
+static uint32_t
+cqx_byte_len(struct ibv_cq_ex *ibcq)
+{
+	return cqx(ibcq)->cur.byte_len;
+}
+
+static __be32
+cqx_imm_data(struct ibv_cq_ex *ibcq)
+{
+	return cqx(ibcq)->cur.imm_data;
+}
+
+static uint32_t
+cqx_qp_num(struct ibv_cq_ex *ibcq)
+{
+	return cqx(ibcq)->cur.qp_num;
+}
+
+static uint32_t
+cqx_src_qp(struct ibv_cq_ex *ibcq)
+{
+	return cqx(ibcq)->cur.src_qp;
+}
+
+static unsigned int
+cqx_wc_flags(struct ibv_cq_ex *ibcq)
+{
+	return cqx(ibcq)->cur.wc_flags;
+}
+
+static uint32_t
+cqx_slid(struct ibv_cq_ex *ibcq)
+{
+	(void)ibcq;
+	return 0;	/* no LIDs on RoCE */
+}
+
+static uint8_t
+cqx_sl(struct ibv_cq_ex *ibcq)
+{
+	return cqx(ibcq)->cur.sl;
+}
+
+static uint8_t
+cqx_dlid_path_bits(struct ibv_cq_ex *ibcq)
+{
+	(void)ibcq;
+	return 0;
+}
+
+/* The wc_flags of ibv_create_cq_ex() this device can fill. */
+#define CQX_WC_FLAGS (IBV_WC_EX_WITH_BYTE_LEN | IBV_WC_EX_WITH_IMM | \
+		      IBV_WC_EX_WITH_QP_NUM | IBV_WC_EX_WITH_SRC_QP | \
+		      IBV_WC_EX_WITH_SLID | IBV_WC_EX_WITH_SL | \
+		      IBV_WC_EX_WITH_DLID_PATH_BITS)
+
+static void
+cqx_init(struct ev_cq *c)
+{
+	struct ibv_cq_ex *x = &c->ibcq;
+
+	x->start_poll = cqx_start_poll;
+	x->next_poll = cqx_next;
+	x->end_poll = cqx_end_poll;
+	x->read_opcode = cqx_opcode;
+	x->read_vendor_err = cqx_vendor_err;
+	x->read_byte_len = cqx_byte_len;
+	x->read_imm_data = cqx_imm_data;
+	x->read_qp_num = cqx_qp_num;
+	x->read_src_qp = cqx_src_qp;
+	x->read_wc_flags = cqx_wc_flags;
+	x->read_slid = cqx_slid;
+	x->read_sl = cqx_sl;
+	x->read_dlid_path_bits = cqx_dlid_path_bits;
+}
+
+/* ------------------------------------------------------------------ */
+/* Create, bind, resize, destroy                                      */
+/* ------------------------------------------------------------------ */
+
+int
+ev_cq_bind(struct ev_cq *c, struct roce_worker *w)
+{
+	struct ev_channel *ch;
+	int ret;
+
+	if (c->cq != NULL)
+		return c->w == w ? 0 : EINVAL;
+	c->cq = roce_create_cq(w, c->depth);
+	if (c->cq == NULL)
+		return ev_errno(EV_V_CREATE_CQ, rte_errno);
+	c->w = w;
+	if (c->ibcq.channel != NULL) {
+		ch = container_of(c->ibcq.channel, struct ev_channel, ibch);
+		ret = roce_cq_set_channel(c->cq, ch->ch, c);
+		if (ret == 0 && c->armed_before_bind)
+			ret = roce_req_notify_cq(c->cq, c->arm_solicited);
+		if (ret != 0) {
+			roce_destroy_cq(c->cq);
+			c->cq = NULL;
+			c->w = NULL;
+			return ev_errno(EV_V_CREATE_CQ, ret);
+		}
+		c->armed_before_bind = false;
+	}
+	return 0;
+}
+
+static struct ev_cq *
+cq_create(struct ibv_context *context, struct ibv_cq_init_attr_ex *a)
+{
+	struct ev_context *ctx = ev_ctx(context);
+	struct ev_port *p = ctx->port;
+	struct roce_device_attr da;
+	struct ev_cq *c;
+	int ret;
+
+	roce_query_device(p->rdev, &da);
+	if (a->cqe == 0 || a->cqe > da.max_cqe || a->comp_vector != 0 ||
+	    (a->channel != NULL && a->channel->context->device !=
+	     context->device)) {
+		errno = EINVAL;
+		return NULL;
+	}
+	if ((a->wc_flags & ~(uint64_t)CQX_WC_FLAGS) != 0 ||
+	    (a->comp_mask & ~(uint32_t)IBV_CQ_INIT_ATTR_MASK_FLAGS) != 0 ||
+	    ((a->comp_mask & IBV_CQ_INIT_ATTR_MASK_FLAGS) &&
+	     (a->flags & ~(uint32_t)(IBV_CREATE_CQ_ATTR_SINGLE_THREADED |
+				     IBV_CREATE_CQ_ATTR_IGNORE_OVERRUN)) != 0)) {
+		/* timestamps, flow tags, parent domains... */
+		errno = EOPNOTSUPP;
+		return NULL;
+	}
+	c = calloc(1, sizeof(*c));
+	if (c == NULL) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	c->ctx = ctx;
+	c->port = p;
+	c->depth = a->cqe;
+	c->wc_flags = a->wc_flags;
+	rte_spinlock_init(&c->lock);
+	c->ibcq.context = context;
+	c->ibcq.channel = a->channel;
+	c->ibcq.cq_context = a->cq_context;
+	c->ibcq.cqe = (int)a->cqe;
+	pthread_mutex_init(&c->ibcq.mutex, NULL);
+	pthread_cond_init(&c->ibcq.cond, NULL);
+	cqx_init(c);
+	/* one worker: made now; several: made with its first QP */
+	if (rte_pmd_ernic_nb_workers(p->port_id) == 1) {
+		pthread_mutex_lock(&ev_env.ctl);
+		ev_port_hold(p);
+		ret = ev_cq_bind(c, rte_pmd_ernic_get_worker(p->port_id, 0));
+		ev_port_release(p);
+		pthread_mutex_unlock(&ev_env.ctl);
+		if (ret != 0) {
+			free(c);
+			errno = ret;
+			return NULL;
+		}
+	}
+	if (a->channel != NULL)
+		__atomic_fetch_add(&a->channel->refcnt, 1, __ATOMIC_RELAXED);
+	ev_obj_add(ctx, EV_K_CQ, &c->link);
+	return c;
+}
+
+struct ibv_cq *
+ibv_create_cq(struct ibv_context *context, int cqe, void *cq_context,
+	      struct ibv_comp_channel *channel, int comp_vector)
+{
+	struct ibv_cq_init_attr_ex a;
+	struct ev_cq *c;
+
+	if (context == NULL || cqe <= 0 || comp_vector < 0) {
+		errno = EINVAL;
+		return NULL;
+	}
+	memset(&a, 0, sizeof(a));
+	a.cqe = (uint32_t)cqe;
+	a.cq_context = cq_context;
+	a.channel = channel;
+	a.comp_vector = (uint32_t)comp_vector;
+	c = cq_create(context, &a);
+	return c != NULL ? ibv_cq_ex_to_cq(&c->ibcq) : NULL;
+}
+
+struct ibv_cq_ex *
+ev_create_cq_ex(struct ibv_context *context, struct ibv_cq_init_attr_ex *attr)
+{
+	struct ev_cq *c;
+
+	if (attr == NULL) {
+		errno = EINVAL;
+		return NULL;
+	}
+	c = cq_create(context, attr);
+	return c != NULL ? &c->ibcq : NULL;
+}
+
+int
+ev_modify_cq(struct ibv_cq *cq, struct ibv_modify_cq_attr *attr)
+{
+	(void)cq;
+	(void)attr;
+	return EOPNOTSUPP;	/* no interrupt moderation to change */
+}
+
+int
+ibv_resize_cq(struct ibv_cq *cq, int cqe)
+{
+	struct roce_device_attr da;
+	struct ev_cq *c;
+	int ret = 0;
+
+	if (cq == NULL || cqe <= 0)
+		return EINVAL;
+	c = ev_cq(cq);
+	roce_query_device(c->port->rdev, &da);
+	if ((uint32_t)cqe > da.max_cqe)
+		return EINVAL;
+	pthread_mutex_lock(&ev_env.ctl);
+	ev_port_hold(c->port);
+	rte_spinlock_lock(&c->lock);
+	if (c->cq != NULL)
+		ret = roce_resize_cq(c->cq, (uint32_t)cqe);
+	if (ret == 0) {
+		c->depth = (uint32_t)cqe;
+		cq->cqe = cqe;
+	}
+	rte_spinlock_unlock(&c->lock);
+	ev_port_release(c->port);
+	pthread_mutex_unlock(&ev_env.ctl);
+	return ret < 0 ? ev_errno(EV_V_CREATE_CQ, ret) : 0;
+}
+
+int
+ev_cq_destroy(struct ev_cq *c)
+{
+	int ret = 0;
+
+	if (__atomic_load_n(&c->qps, __ATOMIC_ACQUIRE) != 0)
+		return EBUSY;
+	pthread_mutex_lock(&ev_env.ctl);
+	if (c->cq != NULL) {
+		ev_port_hold(c->port);
+		ret = roce_destroy_cq(c->cq);
+		ev_port_release(c->port);
+	}
+	pthread_mutex_unlock(&ev_env.ctl);
+	if (ret != 0)
+		return ev_errno(EV_V_DESTROY, ret);
+	if (c->ibcq.channel != NULL)
+		__atomic_fetch_sub(&c->ibcq.channel->refcnt, 1,
+				   __ATOMIC_RELAXED);
+	ev_obj_del(c->ctx, &c->link);
+	free(c);
+	return 0;
+}
+
+int
+ibv_destroy_cq(struct ibv_cq *cq)
+{
+	if (cq == NULL)
+		return EINVAL;
+	return ev_cq_destroy(ev_cq(cq));
+}

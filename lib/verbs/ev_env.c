@@ -1,0 +1,557 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The process environment of the verbs provider: SOFTERNIC_CONFIG, the
+ * EAL inside the program, one verbs device per net_ernic port, and who
+ * runs the ports' workers.
+ *
+ * Who runs the workers (doc/guides/verbs.rst, "Progress"):
+ *
+ *   application thread          progress thread (ev_progress_main)
+ *   ibv_poll_cq() --drive-->    port  <--drive-- when no application
+ *   (trylock, one iteration)          thread drove it for app_grace,
+ *                                     spinning while there is work, then
+ *                                     sleeping longer and longer (up to
+ *                                     idle_sleep_us) on wake_fd, which
+ *                                     posts and arms kick
+ *
+ * A program that polls its CQ runs the engines from its own thread and
+ * the progress thread sleeps; a program that waits in the kernel (a
+ * completion channel, a TCP socket, a memory flag) is served by the
+ * progress thread. Both take the port's drive lock, so at most one
+ * thread runs a port at a time; a control operation holds it for its
+ * whole length (ev_port_hold()) and runs the port once itself, which
+ * makes it the workers' polling thread: lib/roce then runs its control
+ * requests inline instead of waiting for another thread.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <rte_cycles.h>
+#include <rte_eal.h>
+#include <rte_errno.h>
+#include <rte_ethdev.h>
+#include <rte_lcore.h>
+#include <rte_log.h>
+#include <rte_pause.h>
+
+#include "ernic_env.h"
+#include "ev_priv.h"
+#include "rte_pmd_ernic.h"
+
+struct ev_env ev_env = {
+	.ctl = PTHREAD_MUTEX_INITIALIZER,
+	.wake_fd = -1,
+};
+
+/* ------------------------------------------------------------------ */
+/* Messages                                                           */
+/* ------------------------------------------------------------------ */
+
+void
+ev_log(const char *fmt, ...)
+{
+	char line[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "softernic verbs: %s\n", line);
+}
+
+/* ------------------------------------------------------------------ */
+/* [verbs]                                                            */
+/* ------------------------------------------------------------------ */
+
+/* The [verbs] keys as read (strings), checked by settings_check(). */
+struct verbs_section {
+	char progress[ERNIC_ENV_VALUE_LEN];
+	char idle_sleep_us[ERNIC_ENV_VALUE_LEN];
+	char spin_us[ERNIC_ENV_VALUE_LEN];
+	char link_wait_ms[ERNIC_ENV_VALUE_LEN];
+	char resolve_ms[ERNIC_ENV_VALUE_LEN];
+	char port_state[ERNIC_ENV_VALUE_LEN];
+	char quiet[ERNIC_ENV_VALUE_LEN];
+};
+
+#define VKEY(k) { #k, offsetof(struct verbs_section, k), ERNIC_ENV_VALUE_LEN, \
+		  false, true }
+
+static const struct ernic_env_key verbs_keys[] = {
+	VKEY(progress),
+	VKEY(idle_sleep_us),
+	VKEY(spin_us),
+	VKEY(link_wait_ms),
+	VKEY(resolve_ms),
+	VKEY(port_state),
+	VKEY(quiet),
+};
+
+/* A numeric setting: its key, where it goes, its range, its default. */
+static const struct {
+	const char *name;
+	size_t in;			/* in struct verbs_section */
+	size_t out;			/* in struct ev_settings */
+	uint32_t min, max, def;
+} verbs_numbers[] = {
+	{ "idle_sleep_us", offsetof(struct verbs_section, idle_sleep_us),
+	  offsetof(struct ev_settings, idle_sleep_us), 1, 1000000, 200 },
+	{ "spin_us", offsetof(struct verbs_section, spin_us),
+	  offsetof(struct ev_settings, spin_us), 0, 1000000, 200 },
+	{ "link_wait_ms", offsetof(struct verbs_section, link_wait_ms),
+	  offsetof(struct ev_settings, link_wait_ms), 0, 600000, 5000 },
+	{ "resolve_ms", offsetof(struct verbs_section, resolve_ms),
+	  offsetof(struct ev_settings, resolve_ms), 1, 600000, 3000 },
+};
+
+static const char *const progress_names[] = {
+	[EV_PROGRESS_ADAPTIVE] = "adaptive",
+	[EV_PROGRESS_SPIN] = "spin",
+	[EV_PROGRESS_OFF] = "off",
+};
+
+static int
+settings_check(const char *path, const struct verbs_section *v,
+	       struct ev_settings *s, char *err, size_t errlen)
+{
+	unsigned int i;
+
+	memset(s, 0, sizeof(*s));
+	s->progress = EV_PROGRESS_ADAPTIVE;
+	if (v->progress[0] != '\0') {
+		for (i = 0; i < RTE_DIM(progress_names); i++)
+			if (strcmp(v->progress, progress_names[i]) == 0)
+				break;
+		if (i == RTE_DIM(progress_names)) {
+			snprintf(err, errlen, "%s: [verbs] progress: bad value \"%s\": expected adaptive, spin or off",
+				 path, v->progress);
+			return -EINVAL;
+		}
+		s->progress = (enum ev_progress)i;
+	}
+	for (i = 0; i < RTE_DIM(verbs_numbers); i++) {
+		const char *txt = (const char *)v + verbs_numbers[i].in;
+		uint32_t *out = (uint32_t *)(void *)((uint8_t *)s +
+						     verbs_numbers[i].out);
+		unsigned long val;
+		char *end;
+
+		*out = verbs_numbers[i].def;
+		if (txt[0] == '\0')
+			continue;
+		errno = 0;
+		val = strtoul(txt, &end, 10);
+		if (errno != 0 || *end != '\0' || txt[0] == '-' ||
+		    val < verbs_numbers[i].min || val > verbs_numbers[i].max) {
+			snprintf(err, errlen, "%s: [verbs] %s: bad value \"%s\": expected a whole number from %u to %u",
+				 path, verbs_numbers[i].name, txt,
+				 verbs_numbers[i].min, verbs_numbers[i].max);
+			return -EINVAL;
+		}
+		*out = (uint32_t)val;
+	}
+	if (v->port_state[0] != '\0') {
+		if (strcmp(v->port_state, "link") != 0 &&
+		    strcmp(v->port_state, "started") != 0) {
+			snprintf(err, errlen, "%s: [verbs] port_state: bad value \"%s\": expected link or started",
+				 path, v->port_state);
+			return -EINVAL;
+		}
+		s->active_when_started = v->port_state[0] == 's';
+	}
+	if (v->quiet[0] != '\0') {
+		if (strcmp(v->quiet, "0") != 0 && strcmp(v->quiet, "1") != 0) {
+			snprintf(err, errlen, "%s: [verbs] quiet: bad value \"%s\": expected 0 or 1",
+				 path, v->quiet);
+			return -EINVAL;
+		}
+		s->quiet = v->quiet[0] == '1';
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Threads that run ports                                             */
+/* ------------------------------------------------------------------ */
+
+/* 0: not asked yet, 1: has an lcore id, -1: cannot have one */
+static RTE_DEFINE_PER_LCORE(int, ev_thread_state);
+static pthread_key_t ev_thread_key;
+
+static void
+ev_thread_exit(void *arg)
+{
+	(void)arg;
+	rte_thread_unregister();
+}
+
+bool
+ev_thread_can_drive(void)
+{
+	int *st = &RTE_PER_LCORE(ev_thread_state);
+
+	if (likely(*st != 0))
+		return *st > 0;
+	if (rte_lcore_id() != LCORE_ID_ANY) {
+		*st = 1;	/* an EAL thread */
+		return true;
+	}
+	/*
+	 * DPDK's per-lcore state (mempool caches, service run state)
+	 * needs an lcore id: give this thread one for its life.
+	 */
+	if (rte_thread_register() != 0) {
+		*st = -1;
+		return false;
+	}
+	pthread_setspecific(ev_thread_key, (void *)1);
+	*st = 1;
+	return true;
+}
+
+void
+ev_port_drive(struct ev_port *p)
+{
+	if (!p->self_driven || !ev_thread_can_drive())
+		return;
+	if (!rte_spinlock_trylock(&p->drive))
+		return;
+	rte_pmd_ernic_poll(p->port_id);
+	rte_spinlock_unlock(&p->drive);
+	__atomic_store_n(&p->app_drive_tsc, rte_rdtsc(), __ATOMIC_RELAXED);
+}
+
+void
+ev_port_hold(struct ev_port *p)
+{
+	if (!p->self_driven || !ev_thread_can_drive())
+		return;	/* lib/roce hands the control requests over */
+	rte_spinlock_lock(&p->drive);
+	/* this thread becomes the workers' polling thread */
+	rte_pmd_ernic_poll(p->port_id);
+}
+
+void
+ev_port_release(struct ev_port *p)
+{
+	if (!p->self_driven || !ev_thread_can_drive())
+		return;
+	rte_spinlock_unlock(&p->drive);
+}
+
+void
+ev_port_step(void *port)
+{
+	struct ev_port *p = port;
+
+	if (p->self_driven && ev_thread_can_drive())
+		rte_pmd_ernic_poll(p->port_id);
+	else
+		rte_pause();
+}
+
+void
+ev_env_kick(struct ev_port *p)
+{
+	const uint64_t one = 1;
+
+	(void)p;
+	if (__atomic_load_n(&ev_env.thread_sleeping, __ATOMIC_RELAXED) &&
+	    __atomic_exchange_n(&ev_env.thread_sleeping, false,
+				__ATOMIC_ACQ_REL) &&
+	    write(ev_env.wake_fd, &one, sizeof(one)) != sizeof(one))
+		return;	/* the eventfd is saturated: it wakes anyway */
+}
+
+/* Sleep on wake_fd for at most @p us microseconds; true when kicked. */
+static bool
+progress_sleep(uint32_t us)
+{
+	struct pollfd pfd = { .fd = ev_env.wake_fd, .events = POLLIN };
+	struct timespec ts = {
+		.tv_sec = us / 1000000,
+		.tv_nsec = (long)(us % 1000000) * 1000,
+	};
+	uint64_t v;
+	int n;
+
+	__atomic_store_n(&ev_env.thread_sleeping, true, __ATOMIC_SEQ_CST);
+	n = ppoll(&pfd, 1, &ts, NULL);
+	__atomic_store_n(&ev_env.thread_sleeping, false, __ATOMIC_RELAXED);
+	if (n > 0 && read(ev_env.wake_fd, &v, sizeof(v)) == sizeof(v))
+		return true;
+	return false;
+}
+
+static void *
+ev_progress_main(void *arg)
+{
+	const uint64_t hz = ev_env.tsc_hz;
+	const uint64_t spin = hz / 1000000 * ev_env.set.spin_us;
+	const uint64_t pump_period = hz / 1000;
+	uint64_t now, idle_since, next_pump = 0;
+	uint32_t sleep_us = 1;
+	unsigned int i;
+	int work, r;
+
+	(void)arg;
+	if (!ev_thread_can_drive()) {
+		ev_log("progress thread: no lcore id left (rte_thread_register: %s): the ports run only from the application's calls",
+		       rte_strerror(rte_errno));
+		return NULL;
+	}
+	idle_since = rte_rdtsc();
+	while (!__atomic_load_n(&ev_env.stop, __ATOMIC_RELAXED)) {
+		now = rte_rdtsc();
+		work = 0;
+		for (i = 0; i < ev_env.nb_ports; i++) {
+			struct ev_port *p = &ev_env.port[i];
+
+			if (now >= next_pump)
+				ev_async_pump(p);
+			if (!p->self_driven ||
+			    now - __atomic_load_n(&p->app_drive_tsc,
+						  __ATOMIC_RELAXED) <
+			    ev_env.app_grace_tsc)
+				continue;	/* the application runs it */
+			if (!rte_spinlock_trylock(&p->drive))
+				continue;
+			r = rte_pmd_ernic_poll_work(p->port_id);
+			rte_spinlock_unlock(&p->drive);
+			if (r > 0)
+				work += r;
+		}
+		if (now >= next_pump)
+			next_pump = now + pump_period;
+		if (work > 0 || ev_env.set.progress == EV_PROGRESS_SPIN) {
+			idle_since = now;
+			sleep_us = 1;
+			continue;
+		}
+		if (now - idle_since < spin) {
+			rte_pause();
+			continue;
+		}
+		if (progress_sleep(sleep_us)) {
+			/* posted work or an application about to wait */
+			idle_since = rte_rdtsc();
+			sleep_us = 1;
+		} else if (sleep_us < ev_env.set.idle_sleep_us) {
+			sleep_us = RTE_MIN(sleep_us * 2,
+					   ev_env.set.idle_sleep_us);
+		}
+	}
+	return NULL;
+}
+
+/* ------------------------------------------------------------------ */
+/* Start and stop                                                     */
+/* ------------------------------------------------------------------ */
+
+static pthread_mutex_t start_lock = PTHREAD_MUTEX_INITIALIZER;
+static int start_result = 1;	/* 1: not started yet */
+
+static void ev_env_stop(void);
+
+/* The ports, as the PMD made them. */
+static int
+ports_open(void)
+{
+	struct rte_ether_addr mac;
+	unsigned int i, k;
+	uint16_t pid;
+	int ret;
+
+	for (k = 0; ernic_env_port_nth(k, &pid) == 0; k++) {
+		struct ev_port *p;
+
+		if (ev_env.nb_ports == EV_MAX_PORTS) {
+			ev_log("more than %d net_ernic ports: the others are not used",
+			       EV_MAX_PORTS);
+			break;
+		}
+		ret = ernic_env_port_start(pid);
+		if (ret != 0) {
+			ev_log("port %u: cannot start: %s", pid,
+			       rte_strerror(-ret));
+			return ret;
+		}
+		p = &ev_env.port[ev_env.nb_ports];
+		p->port_id = pid;
+		p->index = (uint16_t)ev_env.nb_ports;
+		rte_spinlock_init(&p->drive);
+		pthread_mutex_init(&p->ctx_lock, NULL);
+		p->rdev = rte_pmd_ernic_get_device(pid);
+		if (p->rdev == NULL) {
+			ev_log("port %u: no RoCE device: %s", pid,
+			       rte_strerror(rte_errno));
+			return -rte_errno;
+		}
+		if (rte_eth_macaddr_get(pid, &mac) == 0)
+			memcpy(p->mac, mac.addr_bytes, 6);
+		p->mtu = ernic_env_port_mtu_code(pid);
+		for (i = 0; i < RTE_DIM(p->gid) &&
+		     rte_pmd_ernic_gid(pid, i, &p->gid[i]) == 0; i++)
+			;
+		p->nb_gid = i;
+		p->self_driven = true;
+		for (i = 0; i < (unsigned int)rte_pmd_ernic_nb_workers(pid); i++)
+			if (rte_pmd_ernic_worker_lcore(pid, (uint16_t)i) >= 0)
+				p->self_driven = false;
+		ev_env.nb_ports++;
+	}
+	if (ev_env.nb_ports == 0) {
+		ev_log("%s: no net_ernic port: add a [port.<name>] section with vdev = net_ernic0,port=...",
+		       getenv("SOFTERNIC_CONFIG"));
+		return -ENODEV;
+	}
+	/* links come up in the background (a memif pair connects) */
+	for (i = 0; ev_env.set.link_wait_ms > 0 && i < ev_env.nb_ports; i++)
+		if (ernic_env_port_wait_link(ev_env.port[i].port_id,
+					     ev_env.set.link_wait_ms) != 0 &&
+		    !ev_env.set.quiet)
+			ev_log("ernic%u: link still down after %u ms (port state DOWN until it comes up)",
+			       i, ev_env.set.link_wait_ms);
+	return 0;
+}
+
+static int
+eal_start(const struct ernic_env_config *c)
+{
+	struct ernic_env_argv eal;
+	char err[512], *argv0[2] = { (char *)(uintptr_t)"softernic-verbs",
+				     NULL };
+	cpu_set_t cpus;
+	bool have_cpus;
+	int ret, out;
+
+	ret = ernic_env_eal_argv(c, 1, argv0, &eal, err, sizeof(err));
+	if (ret != 0) {
+		ev_log("%s", err);
+		return ret;
+	}
+	/* EAL messages go with the program's other errors, not to stdout */
+	rte_openlog_stream(stderr);
+	/* rte_eal_init() pins the calling thread to the main lcore */
+	have_cpus = pthread_getaffinity_np(pthread_self(), sizeof(cpus),
+					   &cpus) == 0;
+	/* the EAL prints its usage on stdout: keep the program's clean */
+	fflush(stdout);
+	out = dup(STDOUT_FILENO);
+	if (out >= 0)
+		dup2(STDERR_FILENO, STDOUT_FILENO);
+	ret = rte_eal_init(eal.argc, eal.argv);
+	if (out >= 0) {
+		fflush(stdout);
+		dup2(out, STDOUT_FILENO);
+		close(out);
+	}
+	if (have_cpus)
+		pthread_setaffinity_np(pthread_self(), sizeof(cpus), &cpus);
+	if (ret < 0) {
+		ev_log("%s: cannot start DPDK's EAL with [eal] args and the [port.*] vdevs: %s",
+		       c->path, rte_strerror(rte_errno));
+		return -(rte_errno != 0 ? rte_errno : EINVAL);
+	}
+	return 0;
+}
+
+static int
+env_start(void)
+{
+	struct verbs_section vs;
+	struct ernic_env_section sec = {
+		.name = "verbs",
+		.keys = verbs_keys,
+		.nb_keys = RTE_DIM(verbs_keys),
+		.base = &vs,
+	};
+	struct ernic_env_config c;
+	const char *path = getenv("SOFTERNIC_CONFIG");
+	char err[512];
+	int ret;
+
+	if (path == NULL || path[0] == '\0') {
+		ev_log("SOFTERNIC_CONFIG is not set: it names the INI file of the net_ernic ports (doc/guides/verbs.rst)");
+		return -ENODEV;
+	}
+	memset(&vs, 0, sizeof(vs));
+	ret = ernic_env_config_load(path, &c, &sec, err, sizeof(err));
+	if (ret == 0)
+		ret = settings_check(path, &vs, &ev_env.set, err, sizeof(err));
+	if (ret != 0) {
+		ev_log("%s", err);
+		return ret;
+	}
+	ret = pthread_key_create(&ev_thread_key, ev_thread_exit);
+	if (ret != 0)
+		return -ret;
+	ret = eal_start(&c);
+	if (ret != 0)
+		return ret;
+	ev_env.tsc_hz = rte_get_tsc_hz();
+	/* an application that drove a port within 100 us keeps it */
+	ev_env.app_grace_tsc = ev_env.tsc_hz / 10000;
+	ev_env.wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (ev_env.wake_fd < 0) {
+		ret = -errno;
+		ev_log("eventfd: %s", strerror(errno));
+		return ret;
+	}
+	ret = ports_open();
+	if (ret != 0)
+		return ret;
+	if (ev_env.set.progress != EV_PROGRESS_OFF) {
+		ret = pthread_create(&ev_env.thread, NULL, ev_progress_main,
+				     NULL);
+		if (ret != 0) {
+			ev_log("cannot start the progress thread: %s",
+			       strerror(ret));
+			return -ret;
+		}
+		pthread_setname_np(ev_env.thread, "ernic-verbs");
+		ev_env.thread_started = true;
+	}
+	atexit(ev_env_stop);
+	if (!ev_env.set.quiet)
+		ev_log("%s: %u device%s (ernic0%s), progress %s",
+		       path, ev_env.nb_ports, ev_env.nb_ports > 1 ? "s" : "",
+		       ev_env.nb_ports > 1 ? "..." : "",
+		       progress_names[ev_env.set.progress]);
+	return 0;
+}
+
+int
+ev_env_start(void)
+{
+	int ret;
+
+	pthread_mutex_lock(&start_lock);
+	if (start_result == 1)
+		start_result = env_start();
+	ret = start_result;
+	pthread_mutex_unlock(&start_lock);
+	return ret;
+}
+
+static void
+ev_env_stop(void)
+{
+	if (ev_env.thread_started) {
+		__atomic_store_n(&ev_env.stop, true, __ATOMIC_RELEASE);
+		ev_env_kick(NULL);
+		pthread_join(ev_env.thread, NULL);
+		ev_env.thread_started = false;
+	}
+	ev_contexts_close_all();
+	ernic_env_close_all();
+	rte_eal_cleanup();
+}
