@@ -50,6 +50,19 @@ struct ev_settings {
 	bool quiet;			/**< no start-up line on stderr */
 };
 
+struct ernic_env_config;
+
+/**
+ * Load SOFTERNIC_CONFIG @p path: [eal] and [port.*] into @p c, [verbs]
+ * into @p s with the defaults for what it lacks (ev_settings.c).
+ * @return 0, or -ENOENT / -EINVAL with @p err set
+ */
+int ev_settings_load(const char *path, struct ernic_env_config *c,
+		     struct ev_settings *s, char *err, size_t errlen);
+
+/** "adaptive", "spin" or "off". */
+const char *ev_progress_name(enum ev_progress p);
+
 /** One net_ernic port: one verbs device. */
 struct ev_port {
 	uint16_t port_id;
