@@ -8,7 +8,10 @@ set -euo pipefail
 build_pkgs=(gcc pkg-config meson ninja-build python3-pyelftools
 	libdpdk-dev dpdk libnuma-dev libbpf-dev libxdp-dev libcunit1-dev
 	libisal-dev libpcap-dev clang llvm libibverbs-dev)
-test_pkgs=(tshark python3-scapy iproute2 iputils-ping gnuplot-nox)
+# the verbs provider's tests run Debian's own verbs binaries and rdma-core's
+# test suite (python3-pyverbs) over it
+test_pkgs=(tshark python3-scapy iproute2 iputils-ping gnuplot-nox
+	ibverbs-utils perftest rdmacm-utils librdmacm-dev python3-pyverbs)
 # test/interop: the rxe peer VM (kernel, QEMU, verbs tools, busybox, cpio,
 # modprobe), the taps/namespace (iproute2), the captures (tshark, editcap);
 # the capture verifier needs libpcap-dev (build_pkgs); the data-integrity

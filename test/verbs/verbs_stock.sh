@@ -1,0 +1,173 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Debian's own verbs binaries, unmodified, over softernic
+# (doc/guides/verbs.rst): ibv_devinfo on conf/verbs-loopback.ini, then
+# pairs of processes joined by a net_memif link, one on
+# conf/verbs-pair-a.ini (198.18.0.1, the server) and one on
+# conf/verbs-pair-b.ini (198.18.0.2), their TCP side channel on
+# 127.0.0.1: the ibv_*_pingpong tools with data checks (-c), events (-e)
+# and the new post send API (-N), and perftest's bw and lat tools over RC,
+# UC and UD, SRQ, inline, 16 QPs, every size, atomics, IPv6. Each case
+# checks that both ends exit 0 and print their result rows.
+#
+# Usage: verbs_stock.sh path/to/libernic_verbs.so [CASE-REGEX]
+# The pair files are copied with a socket of this run's own, so that runs
+# can go side by side. A tool that is missing skips the run (exit 77), or
+# fails it under CI=true.
+set -u
+lib=${1:?usage: verbs_stock.sh path/to/libernic_verbs.so [CASE-REGEX]}
+filter=${2:-}
+conf=${SOFTERNIC_CONF:?SOFTERNIC_CONF names the conf/ directory}
+tools=(ibv_devinfo ibv_rc_pingpong ibv_uc_pingpong ibv_ud_pingpong
+	ibv_srq_pingpong ib_send_bw ib_write_bw ib_read_bw ib_atomic_bw
+	ib_send_lat ib_write_lat ib_read_lat ib_atomic_lat ss)
+for t in "${tools[@]}"; do
+	if ! command -v "$t" >/dev/null; then
+		echo "verbs_stock: $t is missing (devtools/deps.sh test installs ibverbs-utils, perftest, iproute2)"
+		[ "${CI:-}" = true ] && exit 1
+		exit 77
+	fi
+done
+
+tmp=$(mktemp -d /tmp/verbs_stock.XXXXXX)
+spid=
+cleanup() {
+	[ -n "$spid" ] && kill "$spid" 2>/dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+for s in a b; do
+	sed "s#socket=/tmp/softernic-verbs-pair.sock#socket=$tmp/pair.sock#" \
+		"$conf/verbs-pair-$s.ini" >"$tmp/$s.ini"
+done
+# the side channel's TCP port: one of this run's own a case
+port=$((20000 + $$ % 20000))
+wall=${VERBS_CASE_TIMEOUT:-60}
+fails=0
+cases=0
+
+fail() {
+	echo "FAIL: $*"
+	for f in "$tmp/s.out" "$tmp/c.out"; do
+		[ -f "$f" ] && sed "s/^/    $(basename "$f" .out)| /" "$f" | tail -40
+	done
+	fails=$((fails + 1))
+}
+
+selected() {
+	[ -z "$filter" ] || [[ "$1" =~ $filter ]]
+}
+
+# Wait until the server listens on $port (or has died): at most 30 s.
+wait_listen() {
+	local i
+	for i in $(seq 300); do
+		ss -Hltn "sport = :$port" | grep -q . && return 0
+		kill -0 "$spid" 2>/dev/null || return 1
+		sleep 0.1
+	done
+	return 1
+}
+
+# pair NAME S_REGEX S_ROWS C_REGEX C_ROWS TOOL ARGS...
+#   the server runs TOOL ARGS -p PORT, the client the same with 127.0.0.1;
+#   each must exit 0 and print at least *_ROWS lines matching *_REGEX
+pair() {
+	local name=$1 sre=$2 srows=$3 cre=$4 crows=$5 got src crc
+	shift 5
+	selected "$name" || return 0
+	cases=$((cases + 1))
+	port=$((port + 1))
+	rm -f "$tmp/s.out" "$tmp/c.out"
+	SOFTERNIC_CONFIG=$tmp/a.ini LD_PRELOAD=$lib \
+		timeout "$wall" "$@" -p "$port" >"$tmp/s.out" 2>&1 &
+	spid=$!
+	if ! wait_listen; then
+		wait "$spid"
+		spid=
+		fail "$name: the server never listened on port $port"
+		return
+	fi
+	SOFTERNIC_CONFIG=$tmp/b.ini LD_PRELOAD=$lib \
+		timeout "$wall" "$@" -p "$port" 127.0.0.1 >"$tmp/c.out" 2>&1
+	crc=$?
+	wait "$spid"
+	src=$?
+	spid=
+	if [ $src -ne 0 ] || [ $crc -ne 0 ]; then
+		fail "$name: exit status server $src, client $crc"
+		return
+	fi
+	got=$(grep -cE "$sre" "$tmp/s.out")
+	if [ "$got" -lt "$srows" ]; then
+		fail "$name: server printed $got result rows, expected $srows"
+		return
+	fi
+	got=$(grep -cE "$cre" "$tmp/c.out")
+	if [ "$got" -lt "$crows" ]; then
+		fail "$name: client printed $got result rows, expected $crows"
+		return
+	fi
+	echo "ok: $name"
+}
+
+num='[0-9]+(\.[0-9]+)?'
+pp='^[0-9]+ iters in [0-9.]+ seconds = [0-9.]+ usec/iter$'
+bw="^ [0-9]+ +[0-9]+ +$num +$num[[:space:]]+$num\$"
+lat="^ [0-9]+ +[0-9]+ +$num +$num +$num"
+
+# the device as ibv_devinfo shows it, on the loopback file
+if selected devinfo; then
+	cases=$((cases + 1))
+	SOFTERNIC_CONFIG=$conf/verbs-loopback.ini LD_PRELOAD=$lib \
+		timeout "$wall" ibv_devinfo -v >"$tmp/c.out" 2>&1
+	rc=$?
+	if [ $rc -ne 0 ]; then
+		fail "devinfo: exit status $rc"
+	elif ! grep -qE '^hca_id:[[:space:]]+ernic0$' "$tmp/c.out" ||
+		! grep -qE 'state:[[:space:]]+PORT_ACTIVE' "$tmp/c.out" ||
+		! grep -qE 'link_layer:[[:space:]]+Ethernet' "$tmp/c.out" ||
+		! grep -qE 'GID\[  1\]:[[:space:]]+::ffff:198\.18\.0\.1, RoCE v2' "$tmp/c.out" ||
+		! grep -qE 'max_qp_wr:[[:space:]]+[1-9]' "$tmp/c.out"; then
+		fail "devinfo: ernic0, PORT_ACTIVE, Ethernet, GID 1 or max_qp_wr missing"
+	else
+		echo "ok: devinfo"
+	fi
+fi
+
+# the ibv_*_pingpong tools: -c checks every received byte
+pair rc_pingpong "$pp" 1 "$pp" 1 ibv_rc_pingpong -g 1 -n 500 -c
+pair rc_pingpong_events "$pp" 1 "$pp" 1 ibv_rc_pingpong -g 1 -n 500 -c -e
+pair rc_pingpong_new_send "$pp" 1 "$pp" 1 ibv_rc_pingpong -g 1 -n 500 -c -N
+pair rc_pingpong_ipv6 "$pp" 1 "$pp" 1 ibv_rc_pingpong -g 2 -n 200 -c
+pair uc_pingpong "$pp" 1 "$pp" 1 ibv_uc_pingpong -g 1 -n 500 -c
+pair ud_pingpong "$pp" 1 "$pp" 1 ibv_ud_pingpong -g 1 -n 500 -c
+pair srq_pingpong "$pp" 1 "$pp" 1 ibv_srq_pingpong -g 1 -n 500 -c
+
+# perftest: the server prints the bw row too, the lat tools on one side
+pair send_bw "$bw" 1 "$bw" 1 ib_send_bw -x 1 -n 1000
+pair write_bw "$bw" 1 "$bw" 1 ib_write_bw -x 1 -n 1000
+pair read_bw "$bw" 1 "$bw" 1 ib_read_bw -x 1 -n 1000
+pair atomic_bw_faa "$bw" 1 "$bw" 1 ib_atomic_bw -x 1 -n 1000 -A FETCH_AND_ADD
+pair atomic_bw_cas "$bw" 1 "$bw" 1 ib_atomic_bw -x 1 -n 1000 -A CMP_AND_SWAP
+pair send_lat "$lat" 1 "$lat" 1 ib_send_lat -x 1 -n 1000
+pair write_lat "." 0 "$lat" 1 ib_write_lat -x 1 -n 500
+pair read_lat "." 0 "$lat" 1 ib_read_lat -x 1 -n 1000
+pair atomic_lat "." 0 "$lat" 1 ib_atomic_lat -x 1 -n 1000
+# UC: a message the receiver has no receive for, or of which a frame was
+# lost, is gone (no ACK holds the sender back): count for 2 s instead
+pair send_bw_uc "$bw" 1 "$bw" 1 ib_send_bw -x 1 -D 2 -c UC
+pair write_bw_uc "$bw" 1 "$bw" 1 ib_write_bw -x 1 -n 1000 -c UC
+pair send_lat_uc "$lat" 1 "$lat" 1 ib_send_lat -x 1 -n 1000 -c UC
+pair send_bw_ud "$bw" 1 "$bw" 1 ib_send_bw -x 1 -n 1000 -c UD -s 1024
+pair send_lat_ud "$lat" 1 "$lat" 1 ib_send_lat -x 1 -n 1000 -c UD -s 64
+pair send_bw_srq "$bw" 1 "$bw" 1 ib_send_bw -x 1 -n 1000 --use-srq
+pair send_lat_inline "$lat" 1 "$lat" 1 ib_send_lat -x 1 -n 1000 -s 64 -I 128
+pair write_lat_inline "." 0 "$lat" 1 ib_write_lat -x 1 -n 500 -s 64 -I 128
+pair write_bw_q16 "$bw" 1 "$bw" 1 ib_write_bw -x 1 -n 500 -q 16
+pair write_bw_all "$bw" 1 "$bw" 23 ib_write_bw -x 1 -n 50 -a
+pair send_bw_ipv6 "$bw" 1 "$bw" 1 ib_send_bw -x 2 -n 1000
+
+echo "verbs_stock: $cases cases, $fails failed"
+[ $cases -gt 0 ] || exit 1
+[ $fails -eq 0 ]
