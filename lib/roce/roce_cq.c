@@ -378,6 +378,46 @@ roce_cq_push(struct roce_cq *cq, const struct roce_wc *wc)
 	return 0;
 }
 
+struct cq_discard {
+	struct roce_cq *cq;
+	uint32_t qpn;
+};
+
+/*
+ * Worker, no poller: move the entries kept towards prod, from the newest
+ * down, then hand the freed slots back by moving cons.
+ */
+static int
+cq_discard_on_worker(void *arg)
+{
+	struct cq_discard *d = arg;
+	struct roce_cq *cq = d->cq;
+	uint32_t cons = __atomic_load_n(&cq->cons, __ATOMIC_ACQUIRE);
+	uint32_t prod = cq->prod, dst = prod, i = prod;
+
+	while (i != cons) {
+		i--;
+		if (cq->ring[i & cq->mask].qp_num == d->qpn)
+			continue;
+		dst--;
+		if (dst != i)
+			cq->ring[dst & cq->mask] = cq->ring[i & cq->mask];
+	}
+	cq->cons_cache = dst;
+	__atomic_store_n(&cq->cons, dst, __ATOMIC_RELEASE);
+	return (int)(dst - cons);
+}
+
+int
+roce_cq_discard_qp(struct roce_cq *cq, uint32_t qpn)
+{
+	struct cq_discard d = { .cq = cq, .qpn = qpn };
+
+	if (cq == NULL)
+		return -EINVAL;
+	return roce_worker_exec(cq->w, cq_discard_on_worker, &d);
+}
+
 uint32_t
 roce_cq_depth(const struct roce_cq *cq)
 {

@@ -44,7 +44,8 @@
 
 #define ACCESS_ALL (ROCE_ACCESS_LOCAL_WRITE | ROCE_ACCESS_REMOTE_ANY | \
 		    ROCE_ACCESS_MW_BIND | ROCE_ACCESS_ZERO_BASED)
-#define REREG_ALL (ROCE_REREG_MR_CHANGE_TRANSLATION | \
+#define REREG_ALL (ROCE_REREG_MR_KEEP_KEYS | \
+		   ROCE_REREG_MR_CHANGE_TRANSLATION | \
 		   ROCE_REREG_MR_CHANGE_PD | ROCE_REREG_MR_CHANGE_ACCESS)
 
 /* ------------------------------------------------------------------ */
@@ -457,7 +458,8 @@ roce_rereg_mr(struct roce_mr *mr, int flags, struct roce_pd *pd, void *addr,
 	uint32_t old;
 	uint8_t key;
 
-	if (mr == NULL || flags == 0 || (flags & ~REREG_ALL) != 0)
+	if (mr == NULL || (flags & ~ROCE_REREG_MR_KEEP_KEYS) == 0 ||
+	    (flags & ~REREG_ALL) != 0)
 		return -EINVAL;
 	dev = mr->pd->dev;
 	nmr = *mr;
@@ -490,8 +492,11 @@ roce_rereg_mr(struct roce_mr *mr, int flags, struct roce_pd *pd, void *addr,
 		rte_spinlock_unlock(&dev->ctl_lock);
 		return -EBUSY;
 	}
-	/* new keys: the old ones fail from now on */
+	/* new keys: the old ones fail from now on (unless kept) */
 	key = KEY_BYTE(old) + 1;
+	if ((flags & ROCE_REREG_MR_KEEP_KEYS) &&
+	    !(flags & ROCE_REREG_MR_CHANGE_TRANSLATION))
+		key = KEY_BYTE(old);
 	old_pd = mr->pd;
 	mr->pd = nmr.pd;
 	mr->addr = nmr.addr;

@@ -251,6 +251,13 @@ roce_post_send(struct roce_qp *qp, const struct roce_send_wr *wr,
 	prod = sq->prod;
 	for (i = 0; i < n; i++) {
 		ret = send_wr_check(qp, &wr[i], &total, &ref0);
+		if (unlikely(ret == -EFAULT) && qp->init.lkey_at_exec) {
+			/* the requester checks every SGE again and fails it */
+			ret = 0;
+			ref0.host = NULL;
+			ref0.entry = NULL;
+			ref0.state = 0;
+		}
 		if (ret != 0)
 			break;
 		if (prod - __atomic_load_n(&sq->cons, __ATOMIC_ACQUIRE) >=
@@ -319,7 +326,8 @@ roce_post_recv(struct roce_qp *qp, const struct roce_recv_wr *wr,
 							r->sg_list[j].length,
 							ROCE_ACCESS_LOCAL_WRITE,
 							&ref, &rq->lkc) !=
-			    ROCE_OK) {
+			    ROCE_OK && !qp->init.lkey_at_exec) {
+				/* else the responder fails it (resp_scatter) */
 				ret = -EFAULT;
 				break;
 			}

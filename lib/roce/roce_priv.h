@@ -722,6 +722,7 @@ struct roce_srq {
 	uint32_t limit;			/**< 0: not armed (atomic) */
 	bool error;			/**< error state, sticky (atomic; roce_srq.c) */
 	uint32_t refcnt;		/**< QPs using it (atomic) */
+	bool lkey_at_exec;		/**< roce_srq_attr::lkey_at_exec */
 	uint64_t limit_events;		/**< SRQ_LIMIT_REACHED raised */
 	uint64_t err_events;		/**< SRQ_ERR raised (0 or 1) */
 };

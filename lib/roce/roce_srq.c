@@ -69,6 +69,7 @@ roce_create_srq(struct roce_pd *pd, struct roce_worker *w,
 		return NULL;
 	}
 	srq->rq.max_sge = attr->max_sge;
+	srq->lkey_at_exec = attr->lkey_at_exec;
 	ret = roce_wq_init(&srq->rq, attr->max_wr, srq_stride(attr->max_sge),
 			   w->socket);
 	if (ret < 0)
@@ -196,6 +197,7 @@ roce_query_srq(const struct roce_srq *srq, struct roce_srq_attr *attr)
 	attr->max_wr = srq->rq.max_wr;
 	attr->max_sge = srq->rq.max_sge;
 	attr->srq_limit = __atomic_load_n(&srq->limit, __ATOMIC_ACQUIRE);
+	attr->lkey_at_exec = srq->lkey_at_exec;
 	return 0;
 }
 
@@ -244,7 +246,8 @@ srq_fill_wqe(struct roce_srq *srq, const struct roce_recv_wr *wr,
 		if (roce_key_check_local_cached(dev, srq->pd, sge->lkey,
 						sge->addr, sge->length,
 						ROCE_ACCESS_LOCAL_WRITE, &ref,
-						&srq->rq.lkc) != ROCE_OK)
+						&srq->rq.lkc) != ROCE_OK &&
+		    !srq->lkey_at_exec)
 			return -EFAULT;
 		total += sge->length;
 	}

@@ -271,11 +271,19 @@ enum roce_rereg_flags {
 	ROCE_REREG_MR_CHANGE_TRANSLATION = 1 << 0,
 	ROCE_REREG_MR_CHANGE_PD = 1 << 1,
 	ROCE_REREG_MR_CHANGE_ACCESS = 1 << 2,
+	/**
+	 * softernic extension (no ibv_rereg_mr_flags value): keep the keys
+	 * when the translation stays (only the PD or the access change), as
+	 * ibverbs devices do; accesses checked from then on see the new PD
+	 * and rights. Without it every reregistration issues new keys.
+	 */
+	ROCE_REREG_MR_KEEP_KEYS = 1 << 8,
 };
 
 /**
- * Re-register: new keys are issued, the old ones fail from now on. A new
- * translation is known by its host address (as roce_reg_mr()).
+ * Re-register: new keys are issued, the old ones fail from now on (but
+ * see ROCE_REREG_MR_KEEP_KEYS). A new translation is known by its host
+ * address (as roce_reg_mr()).
  */
 int roce_rereg_mr(struct roce_mr *mr, int flags, struct roce_pd *pd,
 		  void *addr, size_t length, int access);
@@ -430,6 +438,16 @@ int roce_req_notify_cq(struct roce_cq *cq, bool solicited_only);
  */
 int roce_resize_cq(struct roce_cq *cq, uint32_t depth);
 
+/**
+ * Remove the completions of QP @p qpn that @p cq holds and that were not
+ * polled yet (what ibverbs devices do when a QP moves to RESET: its old
+ * work is forgotten, flush completions included). The others keep their
+ * order. The caller serialises it with its polls of @p cq; the worker that
+ * owns the CQ runs it between two completions (roce_worker_exec()).
+ * @return the number removed, or -EINVAL
+ */
+int roce_cq_discard_qp(struct roce_cq *cq, uint32_t qpn);
+
 /** Usable entries of @p cq (its depth), 0 for NULL. */
 uint32_t roce_cq_depth(const struct roce_cq *cq);
 
@@ -549,6 +567,12 @@ struct roce_srq_attr {
 	uint32_t max_wr;
 	uint32_t max_sge;
 	uint32_t srq_limit;	/**< arm the limit event when fewer WRs remain */
+	/**
+	 * create only: an SGE whose L_Key fails the local key check is not
+	 * refused at post (-EFAULT); the receive completes in error when a
+	 * message lands in it (roce_qp_init_attr::lkey_at_exec)
+	 */
+	bool lkey_at_exec;
 };
 
 enum roce_srq_attr_mask {
@@ -604,6 +628,16 @@ struct roce_qp_init_attr {
 	struct roce_qp_cap cap;
 	bool sq_sig_all;		/**< every send WR generates a completion */
 	void *qp_context;		/**< returned in async events */
+	/**
+	 * false (default): roce_post_send()/roce_post_recv() refuse a WR
+	 * whose SGE fails the local key check (-EFAULT), an early and
+	 * precise error. true: such a WR is posted, and fails when it
+	 * executes (a send WR with ROCE_WC_LOC_PROT_ERR; a receive that a
+	 * message lands in with it, the sender's with a Remote Operational
+	 * Error NAK), as hardware devices and Linux rxe behave: the verbs
+	 * provider asks for it.
+	 */
+	bool lkey_at_exec;
 };
 
 /** Attribute mask of roce_modify_qp() (values of ibv_qp_attr_mask). */
@@ -700,8 +734,9 @@ uint32_t roce_qp_num(const struct roce_qp *qp);
  * without an AH whose sgid_index names a valid GID. -EFAULT: an SGE of
  * non-zero length fails roce_key_check_local() at post time (unknown or
  * stale lkey, other PD, out of the region, or no local write for READ,
- * atomic and receive buffers); inline data is copied at post time and its
- * lkeys are not checked.
+ * atomic and receive buffers), unless the QP was created with
+ * lkey_at_exec; inline data is copied at post time and its lkeys are not
+ * checked.
  */
 int roce_post_send(struct roce_qp *qp, const struct roce_send_wr *wr,
 		   unsigned int n, unsigned int *posted);

@@ -213,7 +213,9 @@ ibv_rereg_mr(struct ibv_mr *ibmr, int flags, struct ibv_pd *ibpd, void *addr,
 			return IBV_REREG_MR_ERR_INPUT;
 		}
 	}
-	ret = roce_rereg_mr(mr->mr, flags, pd, addr, length, acc);
+	/* the keys stay unless the translation changes, as devices do */
+	ret = roce_rereg_mr(mr->mr, flags | ROCE_REREG_MR_KEEP_KEYS, pd, addr,
+			    length, acc);
 	if (ret != 0) {
 		/* the old region stays as it was (lib/roce changes nothing) */
 		errno = ev_errno(EV_V_REG_MR, ret);

@@ -33,6 +33,18 @@ mr_of(struct ibv_mr *mr)
 	return mr != NULL ? container_of(mr, struct ev_mr, ibmr)->mr : NULL;
 }
 
+/*
+ * The rights of a window: its remote ones (and zero based). A local write
+ * bit, which programs pass with the region's flags, means nothing for a
+ * window and is dropped, as rxe and mlx5 do; lib/roce refuses it.
+ */
+static inline int
+bind_access(unsigned int access)
+{
+	return (int)(access & ~(unsigned int)(IBV_ACCESS_LOCAL_WRITE |
+					      IBV_ACCESS_MW_BIND));
+}
+
 /* One ibverbs send WR as a lib/roce one: 0, or EINVAL. */
 static int
 send_wr(const struct ibv_send_wr *s, struct roce_send_wr *d)
@@ -61,7 +73,8 @@ send_wr(const struct ibv_send_wr *s, struct roce_send_wr *d)
 		d->bind_mw.mr = mr_of(s->bind_mw.bind_info.mr);
 		d->bind_mw.addr = s->bind_mw.bind_info.addr;
 		d->bind_mw.length = s->bind_mw.bind_info.length;
-		d->bind_mw.access = (int)s->bind_mw.bind_info.mw_access_flags;
+		d->bind_mw.access = bind_access(
+			s->bind_mw.bind_info.mw_access_flags);
 		break;
 	default:
 		d->rdma.remote_addr = s->wr.rdma.remote_addr;
@@ -346,7 +359,7 @@ qx_bind_mw(struct ibv_qp_ex *x, struct ibv_mw *mw, uint32_t rkey,
 	w->bind_mw.mr = mr_of(bi->mr);
 	w->bind_mw.addr = bi->addr;
 	w->bind_mw.length = bi->length;
-	w->bind_mw.access = (int)bi->mw_access_flags;
+	w->bind_mw.access = bind_access(bi->mw_access_flags);
 }
 
 static void

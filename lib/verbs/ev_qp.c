@@ -119,6 +119,8 @@ qp_create(struct ibv_context *context, struct ibv_qp_init_attr_ex *a)
 	ri.cap.max_inline_data = a->cap.max_inline_data;
 	ri.sq_sig_all = a->sq_sig_all != 0;
 	ri.qp_context = q;
+	/* a bad L_Key fails the WR when it executes, as devices do */
+	ri.lkey_at_exec = true;
 
 	pthread_mutex_lock(&ev_env.ctl);
 	ret = qp_worker(p, q->scq, q->rcq, q->srq, &w);
@@ -218,6 +220,22 @@ ibv_qp_to_qp_ex(struct ibv_qp *qp)
 	return q != NULL && q->is_ex ? &q->ibqp : NULL;
 }
 
+/* Remove @p q's completions from its CQs (ctl and port held). */
+static void
+qp_discard_cqes(struct ev_qp *q)
+{
+	struct ev_cq *cqs[2] = { q->scq, q->rcq };
+	unsigned int i;
+
+	for (i = 0; i < 2; i++) {
+		if (i == 1 && cqs[1] == cqs[0])
+			break;
+		rte_spinlock_lock(&cqs[i]->lock);
+		roce_cq_discard_qp(cqs[i]->cq, roce_qp_num(q->qp));
+		rte_spinlock_unlock(&cqs[i]->lock);
+	}
+}
+
 /* The attribute masks of Modify QP this device knows (ibv_qp_attr_mask). */
 #define QP_ATTR_MASK ((IBV_QP_DEST_QPN << 1) - 1)
 
@@ -281,6 +299,9 @@ ibv_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int mask)
 		ret = roce_modify_qp(q->qp, &ra, mask);
 		ret = ret != 0 ? ev_errno(EV_V_MODIFY_QP, ret) : 0;
 	}
+	/* RESET forgets the QP's old work, completions not polled included */
+	if (ret == 0 && (mask & IBV_QP_STATE) && attr->qp_state == IBV_QPS_RESET)
+		qp_discard_cqes(q);
 	ev_port_release(p);
 	pthread_mutex_unlock(&ev_env.ctl);
 	if (ret == 0 && (mask & IBV_QP_STATE))
@@ -443,6 +464,7 @@ srq_create(struct ibv_pd *ibpd, void *srq_context, struct ibv_srq_attr *attr)
 	ra.max_wr = attr->max_wr;
 	ra.max_sge = attr->max_sge;
 	ra.srq_limit = attr->srq_limit;
+	ra.lkey_at_exec = true;
 	pthread_mutex_lock(&ev_env.ctl);
 	s->w = rte_pmd_ernic_pick_worker(p->port_id);
 	if (s->w == NULL) {
