@@ -48,8 +48,8 @@ cases=0
 
 fail() {
 	echo "FAIL: $*"
-	for f in "$tmp/s.out" "$tmp/c.out"; do
-		[ -f "$f" ] && sed "s/^/    $(basename "$f" .out)| /" "$f" | tail -40
+	for f in "$tmp"/s.out "$tmp"/s.err "$tmp"/c.out "$tmp"/c.err; do
+		[ -f "$f" ] && sed "s/^/    $(basename "$f")| /" "$f" | tail -30
 	done
 	fails=$((fails + 1))
 }
@@ -78,9 +78,10 @@ pair() {
 	selected "$name" || return 0
 	cases=$((cases + 1))
 	port=$((port + 1))
-	rm -f "$tmp/s.out" "$tmp/c.out"
+	rm -f "$tmp"/[sc].out "$tmp"/[sc].err
+	# the rows on stdout, apart from the libraries' messages on stderr
 	SOFTERNIC_CONFIG=$tmp/a.ini LD_PRELOAD=$lib \
-		timeout "$wall" "$@" -p "$port" >"$tmp/s.out" 2>&1 &
+		timeout "$wall" "$@" -p "$port" >"$tmp/s.out" 2>"$tmp/s.err" &
 	spid=$!
 	if ! wait_listen; then
 		wait "$spid"
@@ -89,7 +90,8 @@ pair() {
 		return
 	fi
 	SOFTERNIC_CONFIG=$tmp/b.ini LD_PRELOAD=$lib \
-		timeout "$wall" "$@" -p "$port" 127.0.0.1 >"$tmp/c.out" 2>&1
+		timeout "$wall" "$@" -p "$port" 127.0.0.1 >"$tmp/c.out" \
+		2>"$tmp/c.err"
 	crc=$?
 	wait "$spid"
 	src=$?
