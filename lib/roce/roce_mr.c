@@ -401,6 +401,9 @@ roce_reg_mr_iova(struct roce_pd *pd, void *addr, size_t length, uint64_t va,
 	uint32_t idx, old;
 	uint8_t key;
 
+	/* zero based: the region is [0, length) whatever @p va says */
+	if (access & ROCE_ACCESS_ZERO_BASED)
+		va = 0;
 	if (pd == NULL || mr_check_range(addr, length) < 0 ||
 	    mr_check_access(access) < 0 ||
 	    (uint64_t)length - 1 > UINT64_MAX - va) {
@@ -583,7 +586,7 @@ roce_mr_query(const struct roce_mr *mr, struct roce_mr_info *info)
 	if (mr == NULL || info == NULL)
 		return -EINVAL;
 	info->addr = mr->addr;
-	info->va = mr->va;
+	info->va = (mr->access & ROCE_ACCESS_ZERO_BASED) ? 0 : mr->va;
 	info->length = mr->length;
 	info->lkey = mr->lkey;
 	info->rkey = mr->rkey;

@@ -134,7 +134,7 @@ ev_poll_cq(struct ibv_cq *ibcq, int n, struct ibv_wc *wc)
 	ev_port_drive(c->port);
 	if (unlikely(c->cq == NULL))
 		return 0;	/* no QP uses it yet */
-	rte_spinlock_lock(&c->lock);
+	ev_lock(&c->lock);
 	while (got < n) {
 		k = roce_poll_cq(c->cq, rwc, RTE_MIN(n - got, EV_POLL_BURST));
 		if (k <= 0) {
@@ -149,7 +149,7 @@ ev_poll_cq(struct ibv_cq *ibcq, int n, struct ibv_wc *wc)
 		if (k < EV_POLL_BURST)
 			break;
 	}
-	rte_spinlock_unlock(&c->lock);
+	ev_unlock(&c->lock);
 	return got;
 }
 
@@ -161,7 +161,7 @@ ev_req_notify_cq(struct ibv_cq *ibcq, int solicited_only)
 
 	if (ibcq->channel == NULL)
 		return EINVAL;
-	rte_spinlock_lock(&c->lock);
+	ev_lock(&c->lock);
 	if (c->cq == NULL) {
 		/* the arm waits for the CQ (ev_cq_bind()) */
 		c->armed_before_bind = true;
@@ -169,7 +169,7 @@ ev_req_notify_cq(struct ibv_cq *ibcq, int solicited_only)
 	} else {
 		ret = roce_req_notify_cq(c->cq, solicited_only != 0);
 	}
-	rte_spinlock_unlock(&c->lock);
+	ev_unlock(&c->lock);
 	/* the program will sleep on the channel: keep the port moving */
 	ev_env_kick(c->port);
 	return ret < 0 ? -ret : 0;
@@ -212,17 +212,17 @@ cqx_start_poll(struct ibv_cq_ex *ibcq, struct ibv_poll_cq_attr *attr)
 	if (c->cq == NULL)
 		return ENOENT;
 	/* held until ibv_end_poll(), unless there is nothing to read */
-	rte_spinlock_lock(&c->lock);
+	ev_lock(&c->lock);
 	ret = cqx_next(ibcq);
 	if (ret != 0)
-		rte_spinlock_unlock(&c->lock);
+		ev_unlock(&c->lock);
 	return ret;
 }
 
 static void
 cqx_end_poll(struct ibv_cq_ex *ibcq)
 {
-	rte_spinlock_unlock(&cqx(ibcq)->lock);
+	ev_unlock(&cqx(ibcq)->lock);
 }
 
 static enum ibv_wc_opcode
@@ -379,7 +379,7 @@ cq_create(struct ibv_context *context, struct ibv_cq_init_attr_ex *a)
 	c->port = p;
 	c->depth = a->cqe;
 	c->wc_flags = a->wc_flags;
-	rte_spinlock_init(&c->lock);
+	ev_lock_init(&c->lock);
 	c->ibcq.context = context;
 	c->ibcq.channel = a->channel;
 	c->ibcq.cq_context = a->cq_context;
@@ -462,14 +462,14 @@ ibv_resize_cq(struct ibv_cq *cq, int cqe)
 		return EINVAL;
 	pthread_mutex_lock(&ev_env.ctl);
 	ev_port_hold(c->port);
-	rte_spinlock_lock(&c->lock);
+	ev_lock(&c->lock);
 	if (c->cq != NULL)
 		ret = roce_resize_cq(c->cq, (uint32_t)cqe);
 	if (ret == 0) {
 		c->depth = (uint32_t)cqe;
 		cq->cqe = cqe;
 	}
-	rte_spinlock_unlock(&c->lock);
+	ev_unlock(&c->lock);
 	ev_port_release(c->port);
 	pthread_mutex_unlock(&ev_env.ctl);
 	return ret < 0 ? ev_errno(EV_V_CREATE_CQ, ret) : 0;

@@ -71,8 +71,12 @@ ev_log(const char *fmt, ...)
 /* Threads that run ports                                             */
 /* ------------------------------------------------------------------ */
 
-/* 0: not asked yet, 1: has an lcore id, -1: cannot have one */
-static RTE_DEFINE_PER_LCORE(int, ev_thread_state);
+/*
+ * 0: not asked yet, 1: has an lcore id, -1: cannot have one. The library
+ * is preloaded: its TLS is in the static block, no __tls_get_addr() call
+ * on every poll.
+ */
+static __thread int ev_thread_state __attribute__((tls_model("initial-exec")));
 static pthread_key_t ev_thread_key;
 
 static void
@@ -85,7 +89,7 @@ ev_thread_exit(void *arg)
 bool
 ev_thread_can_drive(void)
 {
-	int *st = &RTE_PER_LCORE(ev_thread_state);
+	int *st = &ev_thread_state;
 
 	if (likely(*st != 0))
 		return *st > 0;
@@ -111,11 +115,14 @@ ev_port_drive(struct ev_port *p)
 {
 	if (!p->self_driven || !ev_thread_can_drive())
 		return;
-	if (!rte_spinlock_trylock(&p->drive))
+	if (!ev_trylock(&p->drive))
 		return;
 	rte_pmd_ernic_poll(p->port_id);
-	rte_spinlock_unlock(&p->drive);
-	__atomic_store_n(&p->app_drive_tsc, rte_rdtsc(), __ATOMIC_RELAXED);
+	ev_unlock(&p->drive);
+	/* a hint for the progress thread: a lost increment changes nothing */
+	__atomic_store_n(&p->app_drives,
+			 __atomic_load_n(&p->app_drives, __ATOMIC_RELAXED) + 1,
+			 __ATOMIC_RELAXED);
 }
 
 void
@@ -123,7 +130,7 @@ ev_port_hold(struct ev_port *p)
 {
 	if (!p->self_driven || !ev_thread_can_drive())
 		return;	/* lib/roce hands the control requests over */
-	rte_spinlock_lock(&p->drive);
+	ev_lock(&p->drive);
 	/* this thread becomes the workers' polling thread */
 	rte_pmd_ernic_poll(p->port_id);
 }
@@ -133,7 +140,7 @@ ev_port_release(struct ev_port *p)
 {
 	if (!p->self_driven || !ev_thread_can_drive())
 		return;
-	rte_spinlock_unlock(&p->drive);
+	ev_unlock(&p->drive);
 }
 
 void
@@ -204,17 +211,25 @@ ev_progress_main(void *arg)
 		for (i = 0; i < ev_env.nb_ports; i++) {
 			struct ev_port *p = &ev_env.port[i];
 
+			uint64_t drives;
+
 			if (now >= next_pump)
 				ev_async_pump(p);
-			if (!p->self_driven ||
-			    now - __atomic_load_n(&p->app_drive_tsc,
-						  __ATOMIC_RELAXED) <
-			    ev_env.app_grace_tsc)
-				continue;	/* the application runs it */
-			if (!rte_spinlock_trylock(&p->drive))
+			if (!p->self_driven)
+				continue;
+			/* the application ran it since the last look: its turn */
+			drives = __atomic_load_n(&p->app_drives,
+						 __ATOMIC_RELAXED);
+			if (drives != p->seen_drives) {
+				p->seen_drives = drives;
+				p->app_until = now + ev_env.app_grace_tsc;
+			}
+			if (now < p->app_until)
+				continue;
+			if (!ev_trylock(&p->drive))
 				continue;
 			r = rte_pmd_ernic_poll_work(p->port_id);
-			rte_spinlock_unlock(&p->drive);
+			ev_unlock(&p->drive);
 			if (r > 0)
 				work += r;
 		}
@@ -276,7 +291,7 @@ ports_open(void)
 		p = &ev_env.port[ev_env.nb_ports];
 		p->port_id = pid;
 		p->index = (uint16_t)ev_env.nb_ports;
-		rte_spinlock_init(&p->drive);
+		ev_lock_init(&p->drive);
 		pthread_mutex_init(&p->ctx_lock, NULL);
 		p->rdev = rte_pmd_ernic_get_device(pid);
 		if (p->rdev == NULL) {

@@ -84,6 +84,29 @@ send_wr(const struct ibv_send_wr *s, struct roce_send_wr *d)
 	return 0;
 }
 
+/* One WR on an RC or UC QP, the common case (perftest's bw loop). */
+static inline int
+post_send_one(struct ev_qp *q, struct ibv_send_wr *wr,
+	      struct ibv_send_wr **bad)
+{
+	struct roce_send_wr rw;
+	int ret;
+
+	if (unlikely(send_wr(wr, &rw) != 0)) {
+		ret = EINVAL;
+	} else {
+		ev_lock(&q->sq_lock);
+		ret = roce_post_send(q->qp, &rw, 1, NULL);
+		ev_unlock(&q->sq_lock);
+		if (likely(ret == 0))
+			return 0;
+		ret = ev_errno(EV_V_POST, ret);
+	}
+	if (bad != NULL)
+		*bad = wr;
+	return ret;
+}
+
 int
 ev_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
 	     struct ibv_send_wr **bad)
@@ -94,7 +117,9 @@ ev_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
 	unsigned int n, posted;
 	int ret = 0;
 
-	rte_spinlock_lock(&q->sq_lock);
+	if (likely(wr != NULL && wr->next == NULL && q->type != IBV_QPT_UD))
+		return post_send_one(q, wr, bad);
+	ev_lock(&q->sq_lock);
 	while (s != NULL && ret == 0) {
 		for (n = 0; s != NULL && n < EV_POST_BURST; s = s->next, n++) {
 			src[n] = s;
@@ -130,7 +155,7 @@ ev_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
 		if (ret != 0)	/* the WR that could not be translated */
 			s = src[n];
 	}
-	rte_spinlock_unlock(&q->sq_lock);
+	ev_unlock(&q->sq_lock);
 	if (ret != 0 && bad != NULL)
 		*bad = s;
 	return ret;
@@ -188,9 +213,9 @@ ev_post_recv(struct ibv_qp *ibqp, struct ibv_recv_wr *wr,
 	struct ev_qp *q = ev_qp(ibqp);
 	int ret;
 
-	rte_spinlock_lock(&q->rq_lock);
+	ev_lock(&q->rq_lock);
 	ret = post_recv_list(wr, bad, qp_recv, q->qp);
-	rte_spinlock_unlock(&q->rq_lock);
+	ev_unlock(&q->rq_lock);
 	return ret;
 }
 
@@ -201,9 +226,9 @@ ev_post_srq_recv(struct ibv_srq *ibsrq, struct ibv_recv_wr *wr,
 	struct ev_srq *s = container_of(ibsrq, struct ev_srq, ibsrq);
 	int ret;
 
-	rte_spinlock_lock(&s->lock);
+	ev_lock(&s->lock);
 	ret = post_recv_list(wr, bad, srq_recv, s->srq);
-	rte_spinlock_unlock(&s->lock);
+	ev_unlock(&s->lock);
 	return ret;
 }
 
@@ -490,7 +515,7 @@ qx_start(struct ibv_qp_ex *x)
 	struct ev_qp *q = qpx(x);
 
 	/* the send queue is the batch's until complete or abort */
-	rte_spinlock_lock(&q->sq_lock);
+	ev_lock(&q->sq_lock);
 	q->batch.open = true;
 	q->batch.n = 0;
 	q->batch.err = 0;
@@ -515,7 +540,7 @@ qx_complete(struct ibv_qp_ex *x)
 	}
 	b->open = false;
 	b->n = 0;
-	rte_spinlock_unlock(&q->sq_lock);
+	ev_unlock(&q->sq_lock);
 	return ret;
 }
 
@@ -526,7 +551,7 @@ qx_abort(struct ibv_qp_ex *x)
 
 	q->batch.open = false;
 	q->batch.n = 0;
-	rte_spinlock_unlock(&q->sq_lock);
+	ev_unlock(&q->sq_lock);
 }
 
 int

@@ -23,9 +23,47 @@
 
 #include <infiniband/verbs.h>
 
-#include <rte_spinlock.h>
+#include <rte_branch_prediction.h>
+#include <rte_pause.h>
 
 #include "roce_verbs.h"
+
+/*
+ * The locks of the queues and of a port's drive: taken on every post and
+ * poll. An exchange to take, a release store to give back (DPDK's x86
+ * spinlock gives back with an exchange too: a second locked instruction
+ * a post, about as much again as the rest of it).
+ */
+typedef struct {
+	uint32_t held;
+} ev_lock_t;
+
+static inline void
+ev_lock_init(ev_lock_t *l)
+{
+	l->held = 0;
+}
+
+static inline bool
+ev_trylock(ev_lock_t *l)
+{
+	return __atomic_load_n(&l->held, __ATOMIC_RELAXED) == 0 &&
+		__atomic_exchange_n(&l->held, 1, __ATOMIC_ACQUIRE) == 0;
+}
+
+static inline void
+ev_lock(ev_lock_t *l)
+{
+	while (unlikely(__atomic_exchange_n(&l->held, 1, __ATOMIC_ACQUIRE)))
+		while (__atomic_load_n(&l->held, __ATOMIC_RELAXED))
+			rte_pause();
+}
+
+static inline void
+ev_unlock(ev_lock_t *l)
+{
+	__atomic_store_n(&l->held, 0, __ATOMIC_RELEASE);
+}
 
 /* ------------------------------------------------------------------ */
 /* Process environment (ev_env.c)                                     */
@@ -68,9 +106,12 @@ struct ev_port {
 	uint16_t port_id;
 	uint16_t index;			/**< ernic<index> */
 	bool self_driven;		/**< no lcore runs its workers */
-	rte_spinlock_t drive;		/**< held while a thread runs it */
-	/** TSC of the application's last drive (relaxed) */
-	uint64_t app_drive_tsc;
+	ev_lock_t drive;		/**< held while a thread runs it */
+	/** drives by the application's threads (relaxed, a hint) */
+	uint64_t app_drives;
+	/* the progress thread's view of app_drives (its own) */
+	uint64_t seen_drives;		/**< app_drives at its last look */
+	uint64_t app_until;		/**< TSC until which the app runs it */
 	struct roce_device *rdev;
 	uint8_t mac[6];
 	enum roce_mtu mtu;		/**< the port's path MTU */
@@ -220,7 +261,7 @@ struct ev_cq {
 	struct ev_context *ctx;
 	struct ev_port *port;
 	struct roce_worker *w;		/**< the worker it is bound to */
-	rte_spinlock_t lock;		/**< pollers */
+	ev_lock_t lock;		/**< pollers */
 	uint32_t depth;
 	uint64_t wc_flags;		/**< ibv_create_cq_ex() fields */
 	bool armed_before_bind;
@@ -242,7 +283,7 @@ struct ev_srq {
 	struct roce_srq *srq;
 	struct ev_context *ctx;
 	struct roce_worker *w;
-	rte_spinlock_t lock;
+	ev_lock_t lock;
 	uint32_t max_wr, max_sge;
 	struct ev_link link;
 };
@@ -272,8 +313,8 @@ struct ev_qp {
 	enum ibv_qp_type type;
 	bool is_ex;			/**< created with send_ops_flags */
 	uint32_t max_send_sge, max_recv_sge, max_inline;
-	rte_spinlock_t sq_lock;
-	rte_spinlock_t rq_lock;
+	ev_lock_t sq_lock;
+	ev_lock_t rq_lock;
 	struct ev_wr_batch batch;
 	struct ev_link link;
 };

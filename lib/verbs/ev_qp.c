@@ -106,8 +106,8 @@ qp_create(struct ibv_context *context, struct ibv_qp_init_attr_ex *a)
 	q->srq = a->srq != NULL ? container_of(a->srq, struct ev_srq, ibsrq) :
 		NULL;
 	q->type = a->qp_type;
-	rte_spinlock_init(&q->sq_lock);
-	rte_spinlock_init(&q->rq_lock);
+	ev_lock_init(&q->sq_lock);
+	ev_lock_init(&q->rq_lock);
 
 	memset(&ri, 0, sizeof(ri));
 	ri.qp_type = (enum roce_qp_type)a->qp_type;
@@ -230,9 +230,9 @@ qp_discard_cqes(struct ev_qp *q)
 	for (i = 0; i < 2; i++) {
 		if (i == 1 && cqs[1] == cqs[0])
 			break;
-		rte_spinlock_lock(&cqs[i]->lock);
+		ev_lock(&cqs[i]->lock);
 		roce_cq_discard_qp(cqs[i]->cq, roce_qp_num(q->qp));
-		rte_spinlock_unlock(&cqs[i]->lock);
+		ev_unlock(&cqs[i]->lock);
 	}
 }
 
@@ -459,7 +459,7 @@ srq_create(struct ibv_pd *ibpd, void *srq_context, struct ibv_srq_attr *attr)
 		return NULL;
 	}
 	s->ctx = ctx;
-	rte_spinlock_init(&s->lock);
+	ev_lock_init(&s->lock);
 	memset(&ra, 0, sizeof(ra));
 	ra.max_wr = attr->max_wr;
 	ra.max_sge = attr->max_sge;
@@ -545,9 +545,9 @@ ibv_modify_srq(struct ibv_srq *srq, struct ibv_srq_attr *attr, int mask)
 	ra.max_wr = attr->max_wr;
 	ra.srq_limit = attr->srq_limit;
 	/* resizing copies the queue: no post may run meanwhile */
-	rte_spinlock_lock(&s->lock);
+	ev_lock(&s->lock);
 	ret = roce_modify_srq(s->srq, &ra, mask);
-	rte_spinlock_unlock(&s->lock);
+	ev_unlock(&s->lock);
 	if (ret != 0)
 		return ev_errno(EV_V_CREATE_SRQ, ret);
 	if (mask & IBV_SRQ_MAX_WR) {

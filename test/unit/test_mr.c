@@ -100,6 +100,7 @@ test_mr_reg_dereg(void)
 	CU_ASSERT_EQUAL(pd1->refcnt, 1);
 	CU_ASSERT_EQUAL(roce_mr_query(mr, &info), 0);
 	CU_ASSERT_PTR_EQUAL(info.addr, buf);
+	CU_ASSERT_EQUAL(info.va, va(buf));
 	CU_ASSERT_EQUAL(info.length, BUF_LEN);
 	CU_ASSERT_EQUAL(info.lkey, key);
 	CU_ASSERT_EQUAL(info.access, LW | RR);
@@ -211,6 +212,23 @@ test_mr_stale_keys(void)
 					      NULL), ROCE_ERR_LOC_ACCESS);
 	CU_ASSERT_EQUAL(roce_key_check_remote(d1, p, 0, k2, va(buf), 8, RW,
 					      NULL), ROCE_OK);
+	/* keys kept (the ibverbs way) while the translation stays */
+	CU_ASSERT_EQUAL(roce_rereg_mr(mr, ROCE_REREG_MR_KEEP_KEYS, NULL, NULL,
+				      0, 0), -EINVAL);
+	CU_ASSERT_EQUAL(roce_rereg_mr(mr, ROCE_REREG_MR_CHANGE_ACCESS |
+				      ROCE_REREG_MR_KEEP_KEYS, NULL, NULL, 0,
+				      LW | RR), 0);
+	CU_ASSERT_EQUAL(roce_mr_rkey(mr), k2);
+	/* the rights are the new ones at once */
+	CU_ASSERT_EQUAL(roce_key_check_remote(d1, p, 0, k2, va(buf), 8, RW,
+					      NULL), ROCE_ERR_LOC_ACCESS);
+	CU_ASSERT_EQUAL(roce_key_check_remote(d1, p, 0, k2, va(buf), 8, RR,
+					      NULL), ROCE_OK);
+	/* a new translation gets new keys all the same */
+	CU_ASSERT_EQUAL(roce_rereg_mr(mr, ROCE_REREG_MR_CHANGE_TRANSLATION |
+				      ROCE_REREG_MR_KEEP_KEYS, NULL, buf,
+				      BUF_LEN / 2, 0), 0);
+	CU_ASSERT(roce_mr_rkey(mr) != k2);
 	CU_ASSERT_EQUAL(roce_dereg_mr(mr), 0);
 	CU_ASSERT_EQUAL(roce_dealloc_pd(p), 0);
 	CU_ASSERT_EQUAL(roce_device_destroy(d1), 0);
@@ -405,6 +423,100 @@ test_mr_zero_based(void)
 	CU_ASSERT_PTR_EQUAL(ref.host, buf + 16);
 	CU_ASSERT_EQUAL(remote(k, BUF_LEN - 8, 9, RR), ROCE_ERR_LOC_ACCESS);
 	CU_ASSERT_EQUAL(remote(k, va(buf), 1, RR), ROCE_ERR_LOC_ACCESS);
+	CU_ASSERT_EQUAL(roce_dereg_mr(mr), 0);
+}
+
+/*
+ * An MR known by another address than its host one (roce_reg_mr_iova()):
+ * address x of [iova, iova + 4096) is served by buf + (x - iova), and the
+ * host addresses name nothing.
+ */
+static void
+test_mr_iova(void)
+{
+	const uint64_t iova = va(buf) + (1ULL << 40);
+	struct roce_key_ref ref;
+	struct roce_mr_info info;
+	struct roce_mr *mr;
+	uint32_t k;
+
+	mr = roce_reg_mr_iova(pd1, buf, BUF_LEN, iova, LW | RR);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mr);
+	k = roce_mr_lkey(mr);
+	CU_ASSERT_EQUAL(roce_mr_query(mr, &info), 0);
+	CU_ASSERT_PTR_EQUAL(info.addr, buf);
+	CU_ASSERT_EQUAL(info.va, iova);
+	CU_ASSERT_EQUAL(info.length, BUF_LEN);
+	CU_ASSERT_EQUAL(roce_key_check_local(dev, pd1, k, iova + 100, 50, LW,
+					     &ref), ROCE_OK);
+	CU_ASSERT_PTR_EQUAL(ref.host, buf + 100);
+	CU_ASSERT_EQUAL(roce_key_check_remote(dev, pd1, 0, k,
+					      iova + BUF_LEN - 8, 8, RR, &ref),
+			ROCE_OK);
+	CU_ASSERT_PTR_EQUAL(ref.host, buf + BUF_LEN - 8);
+	/* the edges are those of [iova, iova + 4096) */
+	CU_ASSERT_EQUAL(local(k, iova - 1, 1, 0), ROCE_ERR_LOC_PROT);
+	CU_ASSERT_EQUAL(local(k, iova + BUF_LEN - 1, 2, 0), ROCE_ERR_LOC_PROT);
+	CU_ASSERT_EQUAL(remote(k, iova + BUF_LEN, 1, RR), ROCE_ERR_LOC_ACCESS);
+	/* the host addresses are no addresses of the MR */
+	CU_ASSERT_EQUAL(local(k, va(buf), 8, 0), ROCE_ERR_LOC_PROT);
+	CU_ASSERT_EQUAL(remote(k, va(buf) + 100, 8, RR), ROCE_ERR_LOC_ACCESS);
+	CU_ASSERT_EQUAL(roce_dereg_mr(mr), 0);
+
+	/* a region ending exactly at 2^64 does not wrap */
+	mr = roce_reg_mr_iova(pd1, buf, BUF_LEN, UINT64_MAX - (BUF_LEN - 1),
+			      LW | RR);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mr);
+	CU_ASSERT_EQUAL(roce_key_check_remote(dev, pd1, 0, roce_mr_rkey(mr),
+					      UINT64_MAX, 1, RR, &ref),
+			ROCE_OK);
+	CU_ASSERT_PTR_EQUAL(ref.host, buf + BUF_LEN - 1);
+	CU_ASSERT_EQUAL(roce_dereg_mr(mr), 0);
+	/* one byte further, it would */
+	rte_errno = 0;
+	CU_ASSERT_PTR_NULL(roce_reg_mr_iova(pd1, buf, BUF_LEN,
+					    UINT64_MAX - (BUF_LEN - 2), LW));
+	CU_ASSERT_EQUAL(rte_errno, EINVAL);
+	rte_errno = 0;
+	CU_ASSERT_PTR_NULL(roce_reg_mr_iova(pd1, buf, BUF_LEN, UINT64_MAX,
+					    LW));
+	CU_ASSERT_EQUAL(rte_errno, EINVAL);
+	CU_ASSERT_EQUAL(pd1->refcnt, 0);
+	CU_ASSERT_EQUAL(dev->nb_mr, 0);
+}
+
+/* Zero based, the address given to roce_reg_mr_iova() does not count. */
+static void
+test_mr_iova_zero_based(void)
+{
+	const uint64_t iova = va(buf) + (1ULL << 40);
+	struct roce_key_ref ref;
+	struct roce_mr_info info;
+	struct roce_mr *mr;
+	uint32_t k;
+
+	mr = roce_reg_mr_iova(pd1, buf, BUF_LEN, iova,
+			      LW | RR | ROCE_ACCESS_ZERO_BASED);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mr);
+	k = roce_mr_rkey(mr);
+	CU_ASSERT_EQUAL(roce_mr_query(mr, &info), 0);
+	CU_ASSERT_EQUAL(info.va, 0);
+	CU_ASSERT_EQUAL(roce_key_check_remote(dev, pd1, 0, k, 24, 8, RR,
+					      &ref), ROCE_OK);
+	CU_ASSERT_PTR_EQUAL(ref.host, buf + 24);
+	CU_ASSERT_EQUAL(roce_key_check_local(dev, pd1, k, BUF_LEN - 1, 1, LW,
+					     &ref), ROCE_OK);
+	CU_ASSERT_PTR_EQUAL(ref.host, buf + BUF_LEN - 1);
+	CU_ASSERT_EQUAL(local(k, BUF_LEN - 1, 2, 0), ROCE_ERR_LOC_PROT);
+	CU_ASSERT_EQUAL(remote(k, iova + 24, 8, RR), ROCE_ERR_LOC_ACCESS);
+	CU_ASSERT_EQUAL(roce_dereg_mr(mr), 0);
+	/* [0, 4096) does not wrap, whatever address was given */
+	mr = roce_reg_mr_iova(pd1, buf, BUF_LEN, UINT64_MAX,
+			      LW | RR | ROCE_ACCESS_ZERO_BASED);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mr);
+	CU_ASSERT_EQUAL(roce_mr_query(mr, &info), 0);
+	CU_ASSERT_EQUAL(info.va, 0);
+	CU_ASSERT_EQUAL(remote(roce_mr_rkey(mr), 0, BUF_LEN, RR), ROCE_OK);
 	CU_ASSERT_EQUAL(roce_dereg_mr(mr), 0);
 }
 
@@ -754,6 +866,8 @@ static CU_TestInfo mr_tests[] = {
 	{ "bounds at every edge", test_mr_bounds },
 	{ "rights matrix", test_mr_rights_matrix },
 	{ "zero-based MR", test_mr_zero_based },
+	{ "MR at another address (iova)", test_mr_iova },
+	{ "MR at another address, zero based", test_mr_iova_zero_based },
 	{ "key table exhaustion", test_mr_exhaustion },
 	{ "MW type 2 bind, invalidate, rebind", test_mw_bind_invalidate },
 	{ "MW bind rules on the MR", test_mw_bind_mr_rules },

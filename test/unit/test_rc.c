@@ -111,13 +111,31 @@ mem_fini(struct mem *m)
 		ROCE_ACCESS_REMOTE_READ | ROCE_ACCESS_REMOTE_ATOMIC | \
 		ROCE_ACCESS_MW_BIND)
 
+/* Side @p side's RC QP on its CQ; lkey_at_exec: L_Keys checked at execution. */
+static struct roce_qp *
+qp_create(struct env *e, int side, bool lkey_at_exec)
+{
+	struct roce_qp_init_attr ia;
+
+	memset(&ia, 0, sizeof(ia));
+	ia.qp_type = ROCE_QPT_RC;
+	ia.send_cq = e->cq[side];
+	ia.recv_cq = e->cq[side];
+	ia.cap.max_send_wr = 256;
+	ia.cap.max_recv_wr = 256;
+	ia.cap.max_send_sge = 4;
+	ia.cap.max_recv_sge = 4;
+	ia.sq_sig_all = true;
+	ia.lkey_at_exec = lkey_at_exec;
+	return roce_create_qp(e->l->ep[side].pd, &ia);
+}
+
 /* Link, CQs, connected RC QPs and memory on both sides. */
 static struct env *
 env_create(uint64_t seed, const struct fake_conn_opts *o,
 	   const struct fake_link_impair *imp)
 {
 	struct env *e = calloc(1, sizeof(*e));
-	struct roce_qp_init_attr ia;
 	int i;
 
 	if (e == NULL)
@@ -134,16 +152,7 @@ env_create(uint64_t seed, const struct fake_conn_opts *o,
 		e->cq[i] = roce_create_cq(e->l->ep[i].w, 4096);
 		if (e->cq[i] == NULL)
 			goto fail;
-		memset(&ia, 0, sizeof(ia));
-		ia.qp_type = ROCE_QPT_RC;
-		ia.send_cq = e->cq[i];
-		ia.recv_cq = e->cq[i];
-		ia.cap.max_send_wr = 256;
-		ia.cap.max_recv_wr = 256;
-		ia.cap.max_send_sge = 4;
-		ia.cap.max_recv_sge = 4;
-		ia.sq_sig_all = true;
-		e->qp[i] = roce_create_qp(e->l->ep[i].pd, &ia);
+		e->qp[i] = qp_create(e, i, false);
 		if (e->qp[i] == NULL)
 			goto fail;
 		if (mem_init(e, i, MR_ALL, NULL) != 0)
@@ -1083,6 +1092,51 @@ test_send_with_invalidate(void)
 	env_destroy(e);
 }
 
+/*
+ * ROCE_SEND_SOLICITED puts BTH SE on a message's last packet; the receive
+ * completion reports it (IBTA 9.2.3, 11.4.2.2). SEND and WRITE with
+ * immediate of three packets, with and without.
+ */
+static void
+test_solicited(void)
+{
+	static const enum roce_wr_opcode ops[] = {
+		ROCE_WR_SEND, ROCE_WR_RDMA_WRITE_WITH_IMM,
+	};
+	struct env *e = env_create(143, NULL, NULL);
+	struct roce_send_wr wr;
+	struct roce_sge ss, rs;
+	unsigned int i;
+	bool se;
+
+	CU_ASSERT_FATAL(e != NULL);
+	for (i = 0; i < 2 * RTE_DIM(ops); i++) {
+		se = i & 1;
+		rs = sge(e, 1, 0, 4 * e->mtu);
+		CU_ASSERT_EQUAL_FATAL(post_recv_sgl(e, 1, 90 + i, &rs, 1), 0);
+		ss = sge(e, 0, 0, 2 * e->mtu + 1);
+		memset(&wr, 0, sizeof(wr));
+		wr.wr_id = i;
+		wr.opcode = ops[i / 2];
+		wr.sg_list = &ss;
+		wr.num_sge = 1;
+		wr.send_flags = ROCE_SEND_SIGNALED |
+			(se ? ROCE_SEND_SOLICITED : 0);
+		wr.imm_data = rte_cpu_to_be_32(IMM);
+		wr.rdma.remote_addr = (uint64_t)(uintptr_t)e->m[1].base;
+		wr.rdma.rkey = roce_mr_rkey(e->m[1].mr);
+		CU_ASSERT_EQUAL_FATAL(post_send1(e->qp[0], &wr), 0);
+		CU_ASSERT_FATAL(env_wait(e, 1, 1));
+		CU_ASSERT_EQUAL(e->wc[0][0].status, ROCE_WC_SUCCESS);
+		CU_ASSERT_EQUAL(e->wc[1][0].status, ROCE_WC_SUCCESS);
+		CU_ASSERT_EQUAL(e->wc[1][0].wr_id, 90 + i);
+		CU_ASSERT_EQUAL(e->wc[1][0].opcode, i < 2 ? ROCE_WC_RECV :
+				ROCE_WC_RECV_RDMA_WITH_IMM);
+		CU_ASSERT_EQUAL(e->wc[1][0].solicited, se ? 1 : 0);
+	}
+	env_destroy(e);
+}
+
 /* ------------------------------------------------------------------ */
 /* Responder protocol checks with injected requests                    */
 /* ------------------------------------------------------------------ */
@@ -1366,6 +1420,125 @@ test_sge0_ref_deregistered(void)
 		CU_ASSERT_EQUAL(e->wc[0][0].status, ROCE_WC_LOC_PROT_ERR);
 		env_destroy(e);
 	}
+}
+
+/* Replace both QPs by ones created with lkey_at_exec and reconnect. */
+static void
+env_lkey_at_exec(struct env *e)
+{
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		CU_ASSERT_EQUAL_FATAL(roce_destroy_qp(e->qp[i]), 0);
+		e->qp[i] = qp_create(e, i, true);
+		CU_ASSERT_FATAL(e->qp[i] != NULL);
+	}
+	CU_ASSERT_EQUAL_FATAL(fake_link_connect(e->l, e->qp[0], e->qp[1],
+						&e->o), 0);
+}
+
+/* A signaled SEND of @p s, wr_id @p id. */
+static void
+send_wr(struct roce_send_wr *wr, const struct roce_sge *s, uint64_t id)
+{
+	memset(wr, 0, sizeof(*wr));
+	wr->wr_id = id;
+	wr->opcode = ROCE_WR_SEND;
+	wr->sg_list = s;
+	wr->num_sge = 1;
+	wr->send_flags = ROCE_SEND_SIGNALED;
+}
+
+/* By default an SGE failing the L_Key check is refused at post. */
+static void
+test_lkey_refused_at_post(void)
+{
+	struct env *e = env_create(140, NULL, NULL);
+	struct roce_send_wr wr;
+	struct roce_sge s;
+	unsigned int posted;
+
+	CU_ASSERT_FATAL(e != NULL);
+	s = sge(e, 0, 0, 256);
+	s.lkey ^= 1;	/* stale key byte */
+	send_wr(&wr, &s, 1);
+	posted = 1;
+	CU_ASSERT_EQUAL(roce_post_send(e->qp[0], &wr, 1, &posted), -EFAULT);
+	CU_ASSERT_EQUAL(posted, 0);
+	s = sge(e, 1, 0, 256);
+	s.lkey ^= 1;
+	CU_ASSERT_EQUAL(post_recv_sgl(e, 1, 2, &s, 1), -EFAULT);
+	/* nothing was posted: nothing completes, nothing fails */
+	fake_link_settle(e->l, 100000);
+	CU_ASSERT_EQUAL(roce_poll_cq(e->cq[0], e->wc[0], 4), 0);
+	CU_ASSERT_EQUAL(roce_poll_cq(e->cq[1], e->wc[1], 4), 0);
+	CU_ASSERT_EQUAL(qp_state(e->qp[0]), ROCE_QPS_RTS);
+	CU_ASSERT_EQUAL(qp_state(e->qp[1]), ROCE_QPS_RTS);
+	env_destroy(e);
+}
+
+/*
+ * lkey_at_exec: a send WR with a bad L_Key is posted and fails when the
+ * requester gathers it, a Local Protection Error; the QP goes to ERR and
+ * nothing reaches the peer.
+ */
+static void
+test_lkey_at_exec_send(void)
+{
+	struct env *e = env_create(141, NULL, NULL);
+	struct roce_send_wr wr;
+	struct roce_sge s, rs;
+
+	CU_ASSERT_FATAL(e != NULL);
+	env_lkey_at_exec(e);
+	rs = sge(e, 1, 0, 512);
+	CU_ASSERT_EQUAL_FATAL(post_recv_sgl(e, 1, 80, &rs, 1), 0);
+	s = sge(e, 0, 0, 256);
+	s.lkey ^= 1;	/* stale key byte */
+	send_wr(&wr, &s, 8);
+	CU_ASSERT_EQUAL_FATAL(post_send1(e->qp[0], &wr), 0);
+	CU_ASSERT_FATAL(env_wait(e, 1, 0));
+	CU_ASSERT_EQUAL(e->wc[0][0].wr_id, 8);
+	CU_ASSERT_EQUAL(e->wc[0][0].status, ROCE_WC_LOC_PROT_ERR);
+	fake_link_settle(e->l, 100000);
+	CU_ASSERT_EQUAL(qp_state(e->qp[0]), ROCE_QPS_ERR);
+	CU_ASSERT_EQUAL(roce_poll_cq(e->cq[1], e->wc[1], 4), 0);
+	CU_ASSERT_EQUAL(qp_state(e->qp[1]), ROCE_QPS_RTS);
+	CU_ASSERT(mem_is(e->m[1].base, REGION, FILL_DST));
+	env_destroy(e);
+}
+
+/*
+ * lkey_at_exec on the receiver: a receive WR with a bad L_Key is posted;
+ * the SEND that lands in it completes it with a Local Protection Error
+ * and is NAKed with Remote Operational Error (IBTA 9.7.5.2.4), which the
+ * sender completes with; both QPs go to ERR, no byte is written.
+ */
+static void
+test_lkey_at_exec_recv(void)
+{
+	struct env *e = env_create(142, NULL, NULL);
+	struct roce_send_wr wr;
+	struct roce_sge s, rs;
+
+	CU_ASSERT_FATAL(e != NULL);
+	env_lkey_at_exec(e);
+	rs = sge(e, 1, 0, 512);
+	rs.lkey ^= 1;	/* stale key byte */
+	CU_ASSERT_EQUAL_FATAL(post_recv_sgl(e, 1, 81, &rs, 1), 0);
+	s = sge(e, 0, 0, 256);
+	send_wr(&wr, &s, 9);
+	CU_ASSERT_EQUAL_FATAL(post_send1(e->qp[0], &wr), 0);
+	CU_ASSERT_FATAL(env_wait(e, 1, 1));
+	CU_ASSERT_EQUAL(e->wc[1][0].wr_id, 81);
+	CU_ASSERT_EQUAL(e->wc[1][0].status, ROCE_WC_LOC_PROT_ERR);
+	CU_ASSERT_EQUAL(e->wc[0][0].wr_id, 9);
+	CU_ASSERT_EQUAL(e->wc[0][0].status, ROCE_WC_REM_OP_ERR);
+	fake_link_settle(e->l, 100000);
+	CU_ASSERT_EQUAL(qp_state(e->qp[0]), ROCE_QPS_ERR);
+	CU_ASSERT_EQUAL(qp_state(e->qp[1]), ROCE_QPS_ERR);
+	CU_ASSERT(mem_is(e->m[1].base, REGION, FILL_DST));
+	env_destroy(e);
 }
 
 enum inject_case {
@@ -1706,6 +1879,45 @@ test_srq_error_qp(void)
 }
 
 /*
+ * An SRQ created with lkey_at_exec takes a receive WR with a bad L_Key;
+ * the SEND that lands in it fails as on a QP's own receive queue.
+ */
+static void
+test_srq_lkey_at_exec(void)
+{
+	struct env *e = env_create(144, NULL, NULL);
+	struct roce_srq_attr sa = { .max_wr = 8, .max_sge = 1,
+				    .lkey_at_exec = true };
+	struct roce_send_wr wr;
+	struct roce_recv_wr rw;
+	struct roce_srq *srq;
+	struct roce_sge s, rs;
+	unsigned int posted;
+
+	CU_ASSERT_FATAL(e != NULL);
+	srq = roce_create_srq(e->l->ep[1].pd, e->l->ep[1].w, &sa);
+	CU_ASSERT_FATAL(srq != NULL);
+	env_use_srq(e, srq);
+	rs = sge(e, 1, 0, 512);
+	rs.lkey ^= 1;	/* stale key byte */
+	rw = (struct roce_recv_wr){ .wr_id = 82, .sg_list = &rs, .num_sge = 1 };
+	CU_ASSERT_EQUAL_FATAL(roce_post_srq_recv(srq, &rw, 1, &posted), 0);
+	s = sge(e, 0, 0, 256);
+	send_wr(&wr, &s, 10);
+	CU_ASSERT_EQUAL_FATAL(post_send1(e->qp[0], &wr), 0);
+	CU_ASSERT_FATAL(env_wait(e, 1, 1));
+	CU_ASSERT_EQUAL(e->wc[1][0].wr_id, 82);
+	CU_ASSERT_EQUAL(e->wc[1][0].status, ROCE_WC_LOC_PROT_ERR);
+	CU_ASSERT_EQUAL(e->wc[0][0].status, ROCE_WC_REM_OP_ERR);
+	CU_ASSERT(mem_is(e->m[1].base, REGION, FILL_DST));
+	fake_link_settle(e->l, 100000);
+	CU_ASSERT_EQUAL(roce_destroy_qp(e->qp[1]), 0);
+	e->qp[1] = NULL;
+	CU_ASSERT_EQUAL(roce_destroy_srq(srq), 0);
+	env_destroy(e);
+}
+
+/*
  * P_Key (IBTA 9.6.1.1, 10.9.3) and source address (connected QPs) checks
  * at RX dispatch: drops are counted and touch nothing.
  */
@@ -1967,6 +2179,11 @@ static CU_TestInfo rc_tests[] = {
 	  test_recv_lkey_cache_invalidated },
 	{ "sge[0] checked at post: a deregistered region fails",
 	  test_sge0_ref_deregistered },
+	{ "bad L_Key refused at post by default", test_lkey_refused_at_post },
+	{ "lkey_at_exec: bad send L_Key fails at execution",
+	  test_lkey_at_exec_send },
+	{ "lkey_at_exec: bad receive L_Key fails the SEND landing in it",
+	  test_lkey_at_exec_recv },
 	{ "remote access errors", test_access_errors },
 	{ "misaligned atomic: invalid request", test_atomic_misaligned },
 	{ "receive buffer too small", test_recv_too_small },
@@ -1977,8 +2194,11 @@ static CU_TestInfo rc_tests[] = {
 	{ "ICRC catches corruption", test_icrc_corruption },
 	{ "TX back-pressure keeps refused frames", test_tx_backpressure },
 	{ "SEND with invalidate", test_send_with_invalidate },
+	{ "solicited event bit on receive completions", test_solicited },
 	{ "SRQ WQE held mid-message flushed on send error", test_srq_held_wqe_flushed },
 	{ "SRQ error: QP to ERR, event once", test_srq_error_qp },
+	{ "SRQ lkey_at_exec: bad receive L_Key fails the SEND",
+	  test_srq_lkey_at_exec },
 	{ "bad P_Key and source dropped", test_injected_bad_pkey_src },
 	{ "type 2 windows invalid after QP destroy", test_mw_invalid_after_qp_destroy },
 	CU_TEST_INFO_NULL,

@@ -5,8 +5,9 @@
  *
  * An SGE whose lkey fails roce_key_check_local() (unknown, stale, other
  * PD, out of bounds, or no local write) is refused with -EFAULT, as
- * roce_post_send() documents for "unknown lkey"; a bad SGE count or a
- * message above 2 GiB is -EINVAL; a full SRQ is -ENOMEM.
+ * roce_post_send() documents for "unknown lkey", unless the SRQ was
+ * created with lkey_at_exec; a bad SGE count or a message above 2 GiB is
+ * -EINVAL; a full SRQ is -ENOMEM.
  */
 #include <string.h>
 
@@ -321,6 +322,49 @@ test_srq_key_cache(void)
 	CU_ASSERT_EQUAL(roce_destroy_srq(srq), 0);
 }
 
+/*
+ * lkey_at_exec: an SGE failing the L_Key check is posted, for the
+ * responder to fail the receive it serves; by default it is refused.
+ */
+static void
+test_srq_lkey_at_exec(void)
+{
+	struct roce_srq_attr a = { .max_wr = 4, .max_sge = 1 }, q;
+	struct roce_recv_wqe *wqe;
+	struct roce_recv_wr wr;
+	struct roce_srq *srq;
+	struct roce_sge s;
+	unsigned int posted, i;
+
+	s.addr = (uint64_t)(uintptr_t)buf;
+	s.length = 64;
+	s.lkey = roce_mr_lkey(mr) ^ 1;		/* stale key byte */
+	memset(&wr, 0, sizeof(wr));
+	wr.wr_id = 5;
+	wr.sg_list = &s;
+	wr.num_sge = 1;
+	for (i = 0; i < 2; i++) {
+		a.lkey_at_exec = i == 1;
+		srq = roce_create_srq(pd, w, &a);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(srq);
+		memset(&q, 0, sizeof(q));
+		q.lkey_at_exec = i != 1;
+		CU_ASSERT_EQUAL(roce_query_srq(srq, &q), 0);
+		CU_ASSERT_EQUAL(q.lkey_at_exec, i == 1);
+		CU_ASSERT_EQUAL(roce_post_srq_recv(srq, &wr, 1, &posted),
+				i == 1 ? 0 : -EFAULT);
+		CU_ASSERT_EQUAL(posted, i);
+		if (i == 1) {
+			wqe = roce_srq_next(srq);
+			CU_ASSERT_PTR_NOT_NULL_FATAL(wqe);
+			CU_ASSERT_EQUAL(wqe->sge[0].lkey, s.lkey);
+			roce_srq_consume(srq);
+		}
+		CU_ASSERT_PTR_NULL(roce_srq_next(srq));
+		CU_ASSERT_EQUAL(roce_destroy_srq(srq), 0);
+	}
+}
+
 static int
 count_limit_events(struct roce_srq *srq)
 {
@@ -590,6 +634,8 @@ static CU_TestInfo srq_tests[] = {
 	{ "post, next/consume order, full", test_srq_post_order },
 	{ "bad WRs: keys -EFAULT, counts -EINVAL", test_srq_bad_wr },
 	{ "post: the L_Key cache follows the keys", test_srq_key_cache },
+	{ "lkey_at_exec: bad L_Keys posted, reported by query",
+	  test_srq_lkey_at_exec },
 	{ "limit event once, re-arm", test_srq_limit },
 	{ "resize: grow, shrink, order kept", test_srq_resize },
 	{ "error state: event once, no posts", test_srq_error },
