@@ -16,6 +16,8 @@
 # pair, doc/guides/ernic-testpmd.rst): RDMA WRITE bandwidth over every message
 # size 2 B..8 MB, then SEND latency and RDMA READ bandwidth briefly. The
 # tables are perftest's. Options given to demo.sh go to the write_bw run.
+# Last, Debian's own ib_write_bw, unmodified, between two processes over
+# the verbs provider (libernic_verbs.so, doc/guides/verbs.rst).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -95,10 +97,39 @@ run_main_job() {
 	"${tp[@]}" send_lat --loopback -s 64 -n 2000
 	echo "demo: ib_read_bw, 64 KiB (ernic-testpmd read_bw --loopback)"
 	"${tp[@]}" read_bw --loopback -s 65536 -n 1000 --report_gbits
+	run_stock_tool
+}
+
+# Debian's ib_write_bw over libernic_verbs.so: the server on
+# conf/verbs-pair-a.ini, the client on -b.ini, a net_memif link between
+# them and perftest's TCP side channel on 127.0.0.1. The server's table is
+# the same as the client's: only the client's is shown.
+run_stock_tool() {
+	local lib=$build_dir/lib/verbs/libernic_verbs.so port=$((20000 + $$ % 20000))
+	local out spid rc=0
+
+	echo "demo: Debian's ib_write_bw, unmodified, between two processes over libernic_verbs.so (4 KiB)"
+	out=$(mktemp)
+	SOFTERNIC_CONFIG=conf/verbs-pair-a.ini LD_PRELOAD=$PWD/$lib \
+		timeout 60 ib_write_bw -x 1 -s 4096 -n 100000 -N --report_gbits \
+		-p "$port" >/dev/null 2>"$out.srv" &
+	spid=$!
+	sleep 1
+	SOFTERNIC_CONFIG=conf/verbs-pair-b.ini LD_PRELOAD=$PWD/$lib \
+		timeout 60 ib_write_bw -x 1 -s 4096 -n 100000 -N --report_gbits \
+		-p "$port" 127.0.0.1 >"$out" 2>"$out.cli" || rc=$?
+	wait "$spid" || rc=$?
+	grep -v '^ *$' "$out" || true
+	if [ $rc -ne 0 ]; then
+		echo "demo: ib_write_bw over the verbs provider failed:" >&2
+		cat "$out.srv" "$out.cli" >&2
+	fi
+	rm -f "$out" "$out.srv" "$out.cli"
+	return $rc
 }
 
 main() {
-	devtools/deps.sh build
+	devtools/deps.sh build verbs
 	devtools/build.sh
 	setup_memory
 	run_main_job "$@"

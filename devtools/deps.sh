@@ -1,17 +1,20 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
 # Install the Debian 12 packages softernic needs, only those missing.
-# Usage: devtools/deps.sh [build|test|interop|bench|all]...   (default: build)
+# Usage: devtools/deps.sh [build|verbs|test|interop|bench|all]...   (default: build)
 # Quiet when nothing is missing; runs apt-get update once before installing.
 set -euo pipefail
 
 build_pkgs=(gcc pkg-config meson ninja-build python3-pyelftools
 	libdpdk-dev dpdk libnuma-dev libbpf-dev libxdp-dev libcunit1-dev
 	libisal-dev libpcap-dev clang llvm libibverbs-dev)
-# the verbs provider's tests run Debian's own verbs binaries and rdma-core's
-# test suite (python3-pyverbs) over it
+# Debian's own verbs and rdma_cm binaries, run over the verbs provider
+# (the demo runs one)
+verbs_pkgs=(ibverbs-utils perftest rdmacm-utils librdmacm-dev iproute2)
+# the verbs provider's tests run those and rdma-core's test suite
+# (python3-pyverbs) over it
 test_pkgs=(tshark python3-scapy iproute2 iputils-ping gnuplot-nox
-	ibverbs-utils perftest rdmacm-utils librdmacm-dev python3-pyverbs)
+	"${verbs_pkgs[@]}" python3-pyverbs)
 # test/interop: the rxe peer VM (kernel, QEMU, verbs tools, busybox, cpio,
 # modprobe), the taps/namespace (iproute2), the captures (tshark, editcap);
 # the capture verifier needs libpcap-dev (build_pkgs); the data-integrity
@@ -27,11 +30,12 @@ want=()
 for group in "$@"; do
 	case "$group" in
 	build) want+=("${build_pkgs[@]}") ;;
+	verbs) want+=("${verbs_pkgs[@]}") ;;
 	test) want+=("${build_pkgs[@]}" "${test_pkgs[@]}") ;;
 	interop) want+=("${interop_pkgs[@]}") ;;
 	bench) want+=("${bench_pkgs[@]}") ;;
 	all) want+=("${build_pkgs[@]}" "${test_pkgs[@]}" "${interop_pkgs[@]}") ;;
-	*) echo "deps.sh: unknown group '$group' (build|test|interop|bench|all)" >&2; exit 2 ;;
+	*) echo "deps.sh: unknown group '$group' (build|verbs|test|interop|bench|all)" >&2; exit 2 ;;
 	esac
 done
 

@@ -4,7 +4,7 @@
 # Exits non-zero on any failure. Usage: devtools/test.sh [meson test args...]
 # Then two extra stages (doc/guides/testing.rst), skipped when meson test
 # arguments are given:
-# - sanitizers: the unit and app suites again in an ASan + UBSan build
+# - sanitizers: the unit, app and verbs suites again in an ASan + UBSan build
 #   ($dir-san, -Dsanitize=true), leaks checked, then the interop suite
 #   there: SAN_INTEROP=all (default) runs all of it, a list of test names
 #   only those, "" none (SKIP_SAN=1 skips the stage;
@@ -33,7 +33,8 @@ if [ $# -eq 0 ] && [ "${SKIP_SAN:-0}" != 1 ]; then
 		export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
 		export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 		meson test -C "$san" --print-errorlogs --num-processes 2 \
-			--suite unit --suite app >"$san/test.log" 2>&1 || srk=$?
+			--suite unit --suite app --suite verbs \
+			>"$san/test.log" 2>&1 || srk=$?
 		logs+=("$san/meson-logs/testlog.json")
 		# the interop suite: the datapath against rxe under ASan, leaks
 		# checked (QEMU TCG dominates its time, doc/guides/testing.rst);
