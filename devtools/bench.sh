@@ -44,7 +44,14 @@
 # against the bounds of the same run, the instruction counts), bw.png (the
 # bandwidth plot, when gnuplot is installed), raw.jsonl and logs/.
 #
-#   7. numa     (--numa-wrong only) WRITE/READ bandwidth with the MR
+#   7. verbs    Debian's ib_write_bw, unmodified, over the verbs provider
+#               (libernic_verbs.so) against ernic-testpmd write_bw: two
+#               processes each, on conf/verbs-pair-a.ini and -b.ini (a
+#               net_memif link), each end on its own core, 64 B and 4 KB,
+#               BENCH_REPEAT pairs of runs; results.md judges the median of
+#               the pairs' ratios (doc/guides/verbs.rst)
+#
+#   8. numa     (--numa-wrong only) WRITE/READ bandwidth with the MR
 #               buffers on the worker's node and on another node
 #               (ERNIC_MR_NODE=wrong): the cost of remote memory. On a
 #               machine with one NUMA node it says so and is skipped.
@@ -87,7 +94,7 @@ steps=()
 for a in "$@"; do
 	if [ "$a" = --numa-wrong ]; then numa_wrong=1; else steps+=("$a"); fi
 done
-[ ${#steps[@]} -eq 0 ] && steps=(bound io loopback qps workers cost)
+[ ${#steps[@]} -eq 0 ] && steps=(bound io loopback qps workers verbs cost)
 [ $numa_wrong = 1 ] && steps+=(numa)
 
 if [ "$quick" = 1 ]; then
@@ -123,15 +130,15 @@ check_steps() {
 	local s
 	for s in "${steps[@]}"; do
 		case "$s" in
-		bound|io|loopback|qps|workers|cost|numa|report) ;;
-		*) echo "bench.sh: unknown step '$s' (bound io loopback qps workers cost numa report)" >&2
+		bound|io|loopback|qps|workers|verbs|cost|numa|report) ;;
+		*) echo "bench.sh: unknown step '$s' (bound io loopback qps workers verbs cost numa report)" >&2
 		   exit 2 ;;
 		esac
 	done
 }
 
 build() {
-	devtools/deps.sh build bench
+	devtools/deps.sh build bench verbs
 	BUILD_DIR=$build_dir devtools/build.sh -Dbuildtype=release \
 		-Db_ndebug=true
 	mkdir -p "$out" "$logs"
@@ -576,6 +583,81 @@ step_workers() {
 	done
 }
 
+# ---------------------------------------------------------------- 7. verbs
+
+# One row of two processes on the verbs pair files (private copies with a
+# socket of their own): NAME KIND SIZE, KIND tp (ernic-testpmd write_bw) or
+# ib (Debian's ib_write_bw over libernic_verbs.so). The server on core 0,
+# the client on core 1; -n iterations without peak (-N: its computation
+# grows with the square of -n in both tools). Records the client's row.
+verbs_row() {
+	local name=$1 kind=$2 size=$3 log=$logs/$1.log
+	local lib=$PWD/$build_dir/lib/verbs/libernic_verbs.so dir
+	local port=$((19000 + RANDOM % 1000)) n spid rc=0 s
+	local eal=(--no-huge -m 1024 --no-shconf --no-pci --no-telemetry
+		--log-level=lib.eal:error --log-level=pmd.net.memif:error)
+	local bw=(write_bw -s "$size" -N --report_gbits -p "$port")
+	n=$((size >= 4096 ? 1000000 : 5000000))
+	[ "$quick" = 1 ] && n=$((n / 10))
+	bw+=(-n "$n")
+	dir=$(mktemp -d)
+	for s in a b; do
+		sed "s#socket=/tmp/softernic-verbs-pair.sock#socket=$dir/pair.sock#" \
+			"conf/verbs-pair-$s.ini" >"$dir/$s.ini"
+	done
+	if [ "$kind" = tp ]; then
+		timeout 120 "$build_dir/app/ernic-testpmd" -l 0 "${eal[@]}" \
+			--file-prefix="bench-va-$$" -- --config "$dir/a.ini" \
+			"${bw[@]}" >"$log.srv" 2>&1 &
+		spid=$!
+		sleep 1.5
+		timeout 120 "$build_dir/app/ernic-testpmd" -l 1 "${eal[@]}" \
+			--file-prefix="bench-vb-$$" -- --config "$dir/b.ini" \
+			"${bw[@]}" 127.0.0.1 >"$log" 2>&1 || rc=$?
+	else
+		SOFTERNIC_CONFIG=$dir/a.ini LD_PRELOAD=$lib taskset -c 0 \
+			timeout 120 ib_write_bw -x 1 "${bw[@]:1}" \
+			>"$log.srv" 2>&1 &
+		spid=$!
+		sleep 1.5
+		SOFTERNIC_CONFIG=$dir/b.ini LD_PRELOAD=$lib taskset -c 1 \
+			timeout 120 ib_write_bw -x 1 "${bw[@]:1}" 127.0.0.1 \
+			>"$log" 2>&1 || rc=$?
+	fi
+	wait "$spid" || rc=$?
+	rm -rf "$dir"
+	# the perftest row: bytes, iterations, peak, average Gb/s, M messages/s
+	s=$(awk -v b="$size" '$1 == b && NF == 5 { print $4, $5; exit }' "$log")
+	if [ $rc -ne 0 ] || [ -z "$s" ]; then
+		say "   $name: FAILED (see $log, $log.srv)"
+		record name="$name" step=verbs error="\"exit $rc or no row\""
+		failed=1
+		return
+	fi
+	printf 'bench:    %-28s %8d B %8.2f Gb/s %8.3f Mpps\n' "$name" "$size" $s
+	record name="$name" step=verbs kind="$kind" bytes="$size" qps=1 \
+		lcores=2 link=memif gbps="${s% *}" mpps="${s#* }"
+}
+
+step_verbs() {
+	local r size tag
+	say "7. verbs: Debian's ib_write_bw over libernic_verbs.so vs ernic-testpmd write_bw, two processes over net_memif"
+	if ! command -v ib_write_bw >/dev/null ||
+		[ ! -f "$build_dir/lib/verbs/libernic_verbs.so" ]; then
+		say "   perftest or libernic_verbs.so missing: no verbs rows"
+		failed=1
+		return
+	fi
+	for ((r = 1; r <= repeat; r++)); do
+		tag=""
+		[ $r -gt 1 ] && tag="@$r"
+		for size in 64 4096; do
+			verbs_row "verbs_tp_write_$size$tag" tp $size
+			verbs_row "verbs_ib_write_$size$tag" ib $size
+		done
+	done
+}
+
 # ---------------------------------------------------------------- 6. cost
 
 step_cost() {
@@ -843,6 +925,18 @@ target('64 B write_lat 99.9 % (us)', val('write_lat_64', 'lat_999_us'),
 md.append('| 64 B write_lat 99.9 %% vs the cores\' ping-pong floor | %s us | %s us | %s | (floor) | - |' % (
     fmt(val('write_lat_64', 'lat_999_us')), fmt(val('bound_pingpong', 'lat_999_us')),
     fmt(ratio(val('write_lat_64', 'lat_999_us'), val('bound_pingpong', 'lat_999_us')))))
+# the verbs provider: each ib_write_bw run against the ernic-testpmd run
+# right before it (the same files, link and cores), the median of the ratios
+for size, unit, fig in ((64, 'Mpps', 'mpps'), (4096, 'Gb/s', 'gbps')):
+    a = runs_of.get('verbs_ib_write_%d' % size, {})
+    b = runs_of.get('verbs_tp_write_%d' % size, {})
+    vp = {i: (a[i][fig], b[i][fig]) for i in sorted(a)
+          if i in b and a[i].get(fig) is not None and b[i].get(fig)}
+    target('%s: Debian\'s ib_write_bw over libernic_verbs.so vs ernic-testpmd write_bw (memif, two processes)'
+           % ('64 B' if size == 64 else '4 KB'),
+           val('verbs_ib_write_%d' % size, fig),
+           val('verbs_tp_write_%d' % size, fig), 0.8, unit, unit,
+           r=median_or_none(vp))
 target('16384 QPs vs 1 QP, 4 KB WRITE', val('qps_write_4096_q16384', 'gbps'),
        val('qps_write_4096_q1', 'gbps'), 0.8, 'Gb/s', 'Gb/s')
 # 16384 QPs' buffers do not fit the caches: the same row against the
@@ -962,6 +1056,7 @@ main() {
 	want_step loopback && step_loopback
 	want_step qps && step_qps
 	want_step workers && step_workers
+	want_step verbs && step_verbs
 	want_step cost && step_cost
 	want_step numa && step_numa
 	report
