@@ -257,8 +257,9 @@ ctrl_lock(uint16_t port_id, int *err)
 }
 
 struct roce_cm_listener *
-rte_pmd_ernic_cm_listen(uint16_t port_id, const struct roce_cm_addr *addr,
-			uint32_t backlog, void *context)
+rte_pmd_ernic_cm_listen_ps(uint16_t port_id, const struct roce_cm_addr *addr,
+			   enum roce_cm_port_space ps, uint32_t backlog,
+			   void *context)
 {
 	struct roce_cm_listener *l;
 	struct ernic_ctrl *c;
@@ -269,9 +270,17 @@ rte_pmd_ernic_cm_listen(uint16_t port_id, const struct roce_cm_addr *addr,
 		rte_errno = -err;
 		return NULL;
 	}
-	l = roce_cm_listen(c->cm, addr, ROCE_CM_PS_TCP, backlog, context);
+	l = roce_cm_listen(c->cm, addr, ps, backlog, context);
 	rte_spinlock_unlock(&c->lock);
 	return l;
+}
+
+struct roce_cm_listener *
+rte_pmd_ernic_cm_listen(uint16_t port_id, const struct roce_cm_addr *addr,
+			uint32_t backlog, void *context)
+{
+	return rte_pmd_ernic_cm_listen_ps(port_id, addr, ROCE_CM_PS_TCP,
+					  backlog, context);
 }
 
 int
@@ -288,30 +297,83 @@ rte_pmd_ernic_cm_listen_stop(uint16_t port_id, struct roce_cm_listener *l)
 	return ret;
 }
 
-int
-rte_pmd_ernic_cm_connect(uint16_t port_id, const struct roce_cm_addr *dst,
-			 struct roce_qp *qp,
-			 const struct roce_cm_conn_param *param,
-			 void *context, struct roce_cm_id **out)
+/*
+ * The source address of an active id toward @p dst (the port's address of
+ * its family, an ephemeral port) and the next hop's MAC. The neighbour
+ * table has its own lock: this runs outside the CM's.
+ */
+static int
+active_src(uint16_t port_id, const struct roce_cm_addr *dst,
+	   struct roce_cm_addr *src, uint8_t mac[6])
 {
 	struct ernic_port *p = ernic_port_get(port_id);
-	struct roce_cm_addr src;
-	struct ernic_ctrl *c;
-	uint8_t mac[6];
-	int ret;
 
 	if (p == NULL)
 		return -ENODEV;
 	if (dst == NULL)
 		return -EINVAL;
 	if (dst->ip_ver == 4 && p->args.has_ip4)
-		roce_cm_addr_ipv4(&src, p->args.ip4, 0);
+		roce_cm_addr_ipv4(src, p->args.ip4, 0);
 	else if (dst->ip_ver == 6 && p->args.has_ip6)
-		roce_cm_addr_ipv6(&src, p->args.ip6, 0);
+		roce_cm_addr_ipv6(src, p->args.ip6, 0);
 	else
 		return -EADDRNOTAVAIL;
-	/* the neighbour table has its own lock: resolve outside the CM's */
-	ret = rte_pmd_ernic_resolve(port_id, &dst->gid, mac);
+	return rte_pmd_ernic_resolve(port_id, &dst->gid, mac);
+}
+
+int
+rte_pmd_ernic_cm_sidr_request(uint16_t port_id,
+			      const struct roce_cm_addr *dst,
+			      enum roce_cm_port_space ps,
+			      const void *private_data, uint8_t len,
+			      void *context, struct roce_cm_id **out)
+{
+	struct roce_cm_addr src;
+	struct ernic_ctrl *c;
+	uint8_t mac[6];
+	int ret;
+
+	ret = active_src(port_id, dst, &src, mac);
+	if (ret != 0)
+		return ret;
+	c = ctrl_lock(port_id, &ret);
+	if (c == NULL)
+		return ret;
+	ret = roce_cm_sidr_request(c->cm, &src, dst, mac, ps, private_data,
+				   len, context, rte_rdtsc(), out);
+	rte_spinlock_unlock(&c->lock);
+	return ret;
+}
+
+int
+rte_pmd_ernic_cm_sidr_reply(uint16_t port_id, struct roce_cm_id *id,
+			    uint8_t status, uint32_t qpn, uint32_t qkey,
+			    const void *private_data, uint8_t len)
+{
+	struct ernic_ctrl *c;
+	int ret;
+
+	c = ctrl_lock(port_id, &ret);
+	if (c == NULL)
+		return ret;
+	ret = roce_cm_sidr_reply(id, status, qpn, qkey, private_data, len,
+				 rte_rdtsc());
+	rte_spinlock_unlock(&c->lock);
+	return ret;
+}
+
+int
+rte_pmd_ernic_cm_connect(uint16_t port_id, const struct roce_cm_addr *dst,
+			 struct roce_qp *qp,
+			 const struct roce_cm_conn_param *param,
+			 void *context, struct roce_cm_id **out)
+{
+	struct roce_cm_addr src;
+	struct ernic_ctrl *c;
+	uint8_t mac[6];
+	int ret;
+
+	ret = active_src(port_id, dst, &src, mac);
 	if (ret != 0)
 		return ret;
 	c = ctrl_lock(port_id, &ret);
@@ -371,6 +433,21 @@ rte_pmd_ernic_cm_disconnect(uint16_t port_id, struct roce_cm_id *id)
 }
 
 int
+rte_pmd_ernic_cm_detach_qp(uint16_t port_id, struct roce_cm_id *id)
+{
+	struct ernic_ctrl *c;
+	int ret;
+
+	c = ctrl_lock(port_id, &ret);
+	if (c == NULL)
+		return ret;
+	ernic_recovery_forget(ernic_port_get(port_id), id);
+	ret = roce_cm_detach_qp(id);
+	rte_spinlock_unlock(&c->lock);
+	return ret;
+}
+
+int
 rte_pmd_ernic_cm_destroy_id(uint16_t port_id, struct roce_cm_id *id)
 {
 	struct ernic_ctrl *c;
@@ -424,6 +501,12 @@ rte_pmd_ernic_cm_counters(uint16_t port_id, struct roce_counter *cn,
 		if ((unsigned int)ret < n) {
 			cn[ret].name = "cm_ids_in_use";
 			cn[ret].value = roce_cm_nb_ids(c->cm);
+		}
+		ret++;
+		/* and those whose DREQ awaits its DREP */
+		if ((unsigned int)ret < n) {
+			cn[ret].name = "cm_ids_closing";
+			cn[ret].value = roce_cm_nb_closing(c->cm);
 		}
 		ret++;
 	}

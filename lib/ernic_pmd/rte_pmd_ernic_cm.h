@@ -37,6 +37,15 @@ struct roce_cm_listener *
 rte_pmd_ernic_cm_listen(uint16_t port_id, const struct roce_cm_addr *addr,
 			uint32_t backlog, void *context);
 
+/**
+ * rte_pmd_ernic_cm_listen() in port space @p ps: ROCE_CM_PS_TCP (REQs),
+ * ROCE_CM_PS_UDP (SIDR_REQs: UD services) or ROCE_CM_PS_IB (both).
+ */
+struct roce_cm_listener *
+rte_pmd_ernic_cm_listen_ps(uint16_t port_id, const struct roce_cm_addr *addr,
+			   enum roce_cm_port_space ps, uint32_t backlog,
+			   void *context);
+
 /** Stop a listener. */
 int rte_pmd_ernic_cm_listen_stop(uint16_t port_id,
 				 struct roce_cm_listener *l);
@@ -57,6 +66,26 @@ int rte_pmd_ernic_cm_connect(uint16_t port_id, const struct roce_cm_addr *dst,
 			     const struct roce_cm_conn_param *param,
 			     void *context, struct roce_cm_id **out);
 
+/**
+ * Resolve the UD service @p dst (roce_cm_sidr_request()): source address
+ * and next hop as rte_pmd_ernic_cm_connect(); ROCE_CM_EVENT_SIDR_REPLY or
+ * UNREACHABLE follows.
+ *
+ * @return 0 and the id in *@p out, -EAGAIN (resolution in progress),
+ *   -EHOSTUNREACH, -ENODEV, -EADDRNOTAVAIL, or an error of
+ *   roce_cm_sidr_request()
+ */
+int rte_pmd_ernic_cm_sidr_request(uint16_t port_id,
+				  const struct roce_cm_addr *dst,
+				  enum roce_cm_port_space ps,
+				  const void *private_data, uint8_t len,
+				  void *context, struct roce_cm_id **out);
+
+/** roce_cm_sidr_reply() on the port's CM. */
+int rte_pmd_ernic_cm_sidr_reply(uint16_t port_id, struct roce_cm_id *id,
+				uint8_t status, uint32_t qpn, uint32_t qkey,
+				const void *private_data, uint8_t len);
+
 /** roce_cm_accept() on the port's CM. */
 int rte_pmd_ernic_cm_accept(uint16_t port_id, struct roce_cm_id *id,
 			    struct roce_qp *qp,
@@ -70,6 +99,9 @@ int rte_pmd_ernic_cm_reject(uint16_t port_id, struct roce_cm_id *id,
 
 /** roce_cm_disconnect() on the port's CM. */
 int rte_pmd_ernic_cm_disconnect(uint16_t port_id, struct roce_cm_id *id);
+
+/** roce_cm_detach_qp() on the port's CM. */
+int rte_pmd_ernic_cm_detach_qp(uint16_t port_id, struct roce_cm_id *id);
 
 /** roce_cm_destroy_id() on the port's CM. */
 int rte_pmd_ernic_cm_destroy_id(uint16_t port_id, struct roce_cm_id *id);
@@ -85,7 +117,9 @@ int rte_pmd_ernic_cm_get_event(uint16_t port_id, struct roce_cm_event *ev);
  * Counters of the port's control core: CM and MAD ("cm_*", "mad_*"), the
  * registration service ("mr_*"), the recoveries ("cm_recovery_*",
  * "reg_recovery_*"), async events ("ctrl_async_*",
- * "roce_async_events_dropped") and the gauge "cm_ids_in_use". Also in
+ * "roce_async_events_dropped") and the gauges "cm_ids_in_use" and
+ * "cm_ids_closing" (a DREQ out, its DREP awaited: a process that exits
+ * waits for these, or its peer may never learn of the disconnect). Also in
  * xstats and /ernic/cm.
  *
  * @return the number available (copies min(that, @p n)), or -ENODEV,

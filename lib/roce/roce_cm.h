@@ -224,6 +224,43 @@ struct roce_cm_drep {
 	uint8_t private_data[ROCE_CM_DREP_PRIVATE];
 };
 
+/** Sizes of the SIDR messages' fields (IBTA 12.11, tables 124-125). */
+enum roce_cm_sidr_len {
+	ROCE_CM_SIDR_REQ_PRIVATE = 216,
+	ROCE_CM_SIDR_REP_INFO = 72,
+	ROCE_CM_SIDR_REP_PRIVATE = 136,
+};
+
+/** SIDR_REP status (IBTA 12.11.2, table 126). */
+enum roce_cm_sidr_status {
+	ROCE_CM_SIDR_SUCCESS = 0,	/**< QPN and Q_Key valid */
+	ROCE_CM_SIDR_UNSUPPORTED = 1,	/**< service ID not supported */
+	ROCE_CM_SIDR_REJECT = 2,	/**< rejected by the service */
+	ROCE_CM_SIDR_NO_QP = 3,		/**< no QP available */
+	ROCE_CM_SIDR_REDIRECT = 4,	/**< see the ClassPortInfo */
+	ROCE_CM_SIDR_UNSUPPORTED_VERSION = 5,
+};
+
+/** ServiceIDResolutionRequest (IBTA 12.11.1). */
+struct roce_cm_sidr_req {
+	uint32_t request_id;
+	uint16_t pkey;
+	uint64_t service_id;
+	uint8_t private_data[ROCE_CM_SIDR_REQ_PRIVATE];
+};
+
+/** ServiceIDResolutionResponse (IBTA 12.11.2). */
+struct roce_cm_sidr_rep {
+	uint32_t request_id;
+	uint8_t status;			/**< enum roce_cm_sidr_status */
+	uint8_t info_len;
+	uint32_t qpn;			/**< 24 bits */
+	uint64_t service_id;
+	uint32_t qkey;
+	uint8_t info[ROCE_CM_SIDR_REP_INFO];
+	uint8_t private_data[ROCE_CM_SIDR_REP_PRIVATE];
+};
+
 /**
  * Pack a message into @p mad: common header (Send, @p tid, the message's
  * attribute ID) and class data, reserved bits 0.
@@ -242,6 +279,10 @@ void roce_cm_dreq_pack(struct roce_mad *mad, uint64_t tid,
 		       const struct roce_cm_dreq *r);
 void roce_cm_drep_pack(struct roce_mad *mad, uint64_t tid,
 		       const struct roce_cm_drep *r);
+void roce_cm_sidr_req_pack(struct roce_mad *mad, uint64_t tid,
+			   const struct roce_cm_sidr_req *r);
+void roce_cm_sidr_rep_pack(struct roce_mad *mad, uint64_t tid,
+			   const struct roce_cm_sidr_rep *r);
 
 /**
  * Unpack the class data of @p mad (its header was validated by
@@ -254,6 +295,10 @@ void roce_cm_rep_unpack(const struct roce_mad *mad, struct roce_cm_rep *r);
 void roce_cm_rtu_unpack(const struct roce_mad *mad, struct roce_cm_rtu *r);
 void roce_cm_dreq_unpack(const struct roce_mad *mad, struct roce_cm_dreq *r);
 void roce_cm_drep_unpack(const struct roce_mad *mad, struct roce_cm_drep *r);
+void roce_cm_sidr_req_unpack(const struct roce_mad *mad,
+			     struct roce_cm_sidr_req *r);
+void roce_cm_sidr_rep_unpack(const struct roce_mad *mad,
+			     struct roce_cm_sidr_rep *r);
 
 /* ---------------------------------------------------------------------- */
 /* rdma_cm IP conventions (librdmacm / Linux cma.c)                       */
@@ -336,6 +381,8 @@ enum roce_cm_state {
 	ROCE_CM_DREQ_SENT,		/**< DREQ out, waiting for DREP */
 	ROCE_CM_DREQ_RCVD,		/**< DREQ being answered */
 	ROCE_CM_TIMEWAIT,
+	ROCE_CM_SIDR_REQ_SENT,		/**< UD, active: SIDR_REQ out */
+	ROCE_CM_SIDR_REQ_RCVD,		/**< UD, passive: reply awaited */
 	ROCE_CM_STATE_MAX,
 };
 
@@ -358,6 +405,17 @@ enum roce_cm_event_type {
 	ROCE_CM_EVENT_DISCONNECTED,
 	/** Timewait over: the QP may be reset and reused, the id destroyed. */
 	ROCE_CM_EVENT_TIMEWAIT_EXIT,
+	/**
+	 * Passive UD: a SIDR_REQ for a listener of the UDP or IB port space;
+	 * answer with roce_cm_sidr_reply().
+	 */
+	ROCE_CM_EVENT_SIDR_REQUEST,
+	/**
+	 * Active UD: the SIDR_REP came (sidr_status; on success remote_qpn
+	 * and qkey are the service's). The id is idle afterwards. A SIDR_REQ
+	 * unanswered after every retry gives UNREACHABLE (-ETIMEDOUT).
+	 */
+	ROCE_CM_EVENT_SIDR_REPLY,
 };
 
 /** Name of an event type, e.g. "ESTABLISHED". */
@@ -380,6 +438,8 @@ struct roce_cm_event {
 	uint32_t remote_qpn;
 	uint8_t responder_resources;	/**< the peer's, from REQ/REP */
 	uint8_t initiator_depth;
+	uint32_t qkey;			/**< SIDR_REPLY: the service's Q_Key */
+	uint8_t sidr_status;		/**< SIDR_REPLY: enum roce_cm_sidr_status */
 	/**
 	 * DISCONNECTED: the peer's DREQ caused it (the peer disconnected;
 	 * its DREQ private data, truncated to 196 bytes, is in
@@ -442,10 +502,10 @@ int roce_cm_get_event(struct roce_cm *cm, struct roce_cm_event *ev);
 
 /**
  * Listen on @p addr (port required; an all-zero GID listens on every
- * local address) in port space @p ps: ROCE_CM_PS_TCP only (RC/UC; the UDP
- * space needs SIDR, not implemented: EINVAL). At most
- * @p backlog connection requests wait for accept/reject at once (0: 128);
- * more are rejected with NO_RESOURCES.
+ * local address) in port space @p ps: ROCE_CM_PS_TCP takes REQs (RC/UC),
+ * ROCE_CM_PS_UDP SIDR_REQs (UD), ROCE_CM_PS_IB both. At most @p backlog
+ * requests wait for an answer at once (0: 128); more are rejected with
+ * NO_RESOURCES (a SIDR_REQ: status NO_QP).
  *
  * @return the listener, NULL with rte_errno (EINVAL, EADDRINUSE, ENOSPC)
  */
@@ -538,6 +598,44 @@ int roce_cm_disconnect_pd(struct roce_cm_id *id, const void *private_data,
  */
 int roce_cm_destroy_id(struct roce_cm_id *id, uint64_t now);
 
+/**
+ * Resolve a UD service (IBTA 12.11, rdma_cm's UDP and IB port spaces):
+ * send a SIDR_REQ from @p src (port 0: an ephemeral port) to the listener
+ * @p dst in port space @p ps (ROCE_CM_PS_UDP or ROCE_CM_PS_IB), whose next
+ * hop MAC is @p dmac, with @p len bytes of private data after the rdma_cm
+ * header. SIDR_REPLY (or UNREACHABLE) follows; the id stays the
+ * application's until roce_cm_destroy_id().
+ *
+ * @return 0 and the id in *@p out, -EINVAL, -EADDRNOTAVAIL (@p src is not
+ *   a local GID), -ENOSPC (no id), -EMSGSIZE (private data)
+ */
+int roce_cm_sidr_request(struct roce_cm *cm, const struct roce_cm_addr *src,
+			 const struct roce_cm_addr *dst, const uint8_t dmac[6],
+			 enum roce_cm_port_space ps, const void *private_data,
+			 uint8_t len, void *context, uint64_t now,
+			 struct roce_cm_id **out);
+
+/**
+ * Answer a SIDR_REQUEST: @p status (enum roce_cm_sidr_status), and on
+ * success the UD QP @p qpn and its Q_Key @p qkey, with @p len bytes of
+ * private data (<= ROCE_CM_SIDR_REP_PRIVATE). The id is idle afterwards.
+ *
+ * @return 0, -EINVAL (not a SIDR request waiting, status out of range),
+ *   -EMSGSIZE
+ */
+int roce_cm_sidr_reply(struct roce_cm_id *id, uint8_t status, uint32_t qpn,
+		       uint32_t qkey, const void *private_data, uint8_t len,
+		       uint64_t now);
+
+/**
+ * The application destroys the QP of @p id: the CM forgets it (it moves
+ * it no more; the connection's messages go on). Call before
+ * roce_destroy_qp() when the id outlives its QP.
+ *
+ * @return 0, -EINVAL
+ */
+int roce_cm_detach_qp(struct roce_cm_id *id);
+
 enum roce_cm_state roce_cm_id_state(const struct roce_cm_id *id);
 struct roce_qp *roce_cm_id_qp(const struct roce_cm_id *id);
 void *roce_cm_id_context(const struct roce_cm_id *id);
@@ -545,6 +643,9 @@ void roce_cm_id_set_context(struct roce_cm_id *id, void *context);
 
 /** Ids in use (the application's and those finishing a timewait). */
 uint32_t roce_cm_nb_ids(const struct roce_cm *cm);
+
+/** Ids whose DREQ waits for its DREP (or its timeout). */
+uint32_t roce_cm_nb_closing(const struct roce_cm *cm);
 
 /** One connection of roce_cm_conn_list(). */
 struct roce_cm_conn_info {
