@@ -96,6 +96,10 @@ ibv_get_cq_event(struct ibv_comp_channel *channel, struct ibv_cq **cq,
 		return -1;
 	}
 	c = tag;
+	/* counted before the caller can acknowledge it (ibv_destroy_cq()) */
+	pthread_mutex_lock(&c->ibcq.mutex);
+	c->events_got++;
+	pthread_mutex_unlock(&c->ibcq.mutex);
 	*cq = ibv_cq_ex_to_cq(&c->ibcq);
 	if (cq_context != NULL)
 		*cq_context = c->ibcq.cq_context;
@@ -502,7 +506,21 @@ ev_cq_destroy(struct ev_cq *c)
 int
 ibv_destroy_cq(struct ibv_cq *cq)
 {
+	struct ev_cq *c;
+
 	if (cq == NULL)
 		return EINVAL;
-	return ev_cq_destroy(ev_cq(cq));
+	c = ev_cq(cq);
+	if (__atomic_load_n(&c->qps, __ATOMIC_ACQUIRE) != 0)
+		return EBUSY;
+	/*
+	 * ibv_get_cq_event(3): destroying a CQ waits until every event taken
+	 * was acknowledged (another thread may still hold one), as
+	 * libibverbs does; ibv_close_device()'s teardown does not wait.
+	 */
+	pthread_mutex_lock(&cq->mutex);
+	while (cq->comp_events_completed != c->events_got)
+		pthread_cond_wait(&cq->cond, &cq->mutex);
+	pthread_mutex_unlock(&cq->mutex);
+	return ev_cq_destroy(c);
 }

@@ -266,6 +266,8 @@ struct ev_cq {
 	uint64_t wc_flags;		/**< ibv_create_cq_ex() fields */
 	bool armed_before_bind;
 	int arm_solicited;
+	/** events ibv_get_cq_event() returned (ibcq.mutex), for destroy */
+	unsigned int events_got;
 	uint32_t qps;			/**< QPs that use it (ctl) */
 	/* ibv_start_poll()/ibv_next_poll() */
 	struct roce_wc cur;
