@@ -7,7 +7,7 @@ set -euo pipefail
 
 build_pkgs=(gcc pkg-config meson ninja-build python3-pyelftools
 	libdpdk-dev dpdk libnuma-dev libbpf-dev libxdp-dev libcunit1-dev
-	libisal-dev libpcap-dev clang llvm libibverbs-dev)
+	libisal-dev libpcap-dev clang llvm libibverbs-dev librdmacm-dev)
 # Debian's own verbs and rdma_cm binaries, run over the verbs provider
 # (the demo runs one)
 verbs_pkgs=(ibverbs-utils perftest rdmacm-utils librdmacm-dev iproute2)

@@ -34,9 +34,10 @@ static struct ev_device ev_devices[EV_MAX_PORTS];
 /* Device list                                                        */
 /* ------------------------------------------------------------------ */
 
-static void
-device_init(struct ev_device *d, struct ev_port *p)
+void
+ev_device_init(struct ev_port *p)
 {
+	struct ev_device *d = &ev_devices[p->index];
 	uint8_t eui[8];
 	uint64_t g = 0;
 	unsigned int i;
@@ -81,11 +82,8 @@ ibv_get_device_list(int *num_devices)
 		errno = ENOMEM;
 		return NULL;
 	}
-	for (i = 0; i < n; i++) {
-		if (ev_devices[i].port == NULL)
-			device_init(&ev_devices[i], &ev_env.port[i]);
+	for (i = 0; i < n; i++)
 		list[i] = &ev_devices[i].ibdev;
-	}
 	if (num_devices != NULL)
 		*num_devices = (int)n;
 	return list;

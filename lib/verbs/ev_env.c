@@ -43,8 +43,10 @@
 #include <rte_pause.h>
 
 #include "ernic_env.h"
+#include "ev_cm.h"
 #include "ev_priv.h"
 #include "rte_pmd_ernic.h"
+#include "rte_pmd_ernic_cm.h"
 
 struct ev_env ev_env = {
 	.ctl = PTHREAD_MUTEX_INITIALIZER,
@@ -55,16 +57,25 @@ struct ev_env ev_env = {
 /* Messages                                                           */
 /* ------------------------------------------------------------------ */
 
+/*
+ * lib.verbs: the provider's lines (NOTICE and above by default; the
+ * [eal] args may raise it, --log-level=lib.verbs:debug traces rdma_cm).
+ * Before the EAL starts, rte_log writes to stderr too.
+ */
+RTE_LOG_REGISTER(ev_logtype, lib.verbs, NOTICE);
+
 void
-ev_log(const char *fmt, ...)
+ev_log_level(uint32_t level, const char *fmt, ...)
 {
 	char line[1024];
 	va_list ap;
 
+	if (!rte_log_can_log((uint32_t)ev_logtype, level))
+		return;
 	va_start(ap, fmt);
 	vsnprintf(line, sizeof(line), fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "softernic verbs: %s\n", line);
+	rte_log(level, (uint32_t)ev_logtype, "softernic verbs: %s\n", line);
 }
 
 /* ------------------------------------------------------------------ */
@@ -192,8 +203,8 @@ ev_progress_main(void *arg)
 {
 	const uint64_t hz = ev_env.tsc_hz;
 	const uint64_t spin = hz / 1000000 * ev_env.set.spin_us;
-	const uint64_t pump_period = hz / 1000;
-	uint64_t now, idle_since, next_pump = 0;
+	const uint64_t pump_period = hz / 1000, cm_period = hz / 100000;
+	uint64_t now, idle_since, next_pump = 0, next_cm = 0;
 	uint32_t sleep_us = 1;
 	unsigned int i;
 	int work, r;
@@ -235,6 +246,12 @@ ev_progress_main(void *arg)
 		}
 		if (now >= next_pump)
 			next_pump = now + pump_period;
+		/* rdma_cm: the ports' CM events to their ids, every 10 us */
+		if (now >= next_cm &&
+		    __atomic_load_n(&ev_cm_ids, __ATOMIC_RELAXED) != 0) {
+			ev_cm_pump_all();
+			next_cm = now + cm_period;
+		}
 		if (work > 0 || ev_env.set.progress == EV_PROGRESS_SPIN) {
 			idle_since = now;
 			sleep_us = 1;
@@ -310,6 +327,7 @@ ports_open(void)
 		for (i = 0; i < (unsigned int)rte_pmd_ernic_nb_workers(pid); i++)
 			if (rte_pmd_ernic_worker_lcore(pid, (uint16_t)i) >= 0)
 				p->self_driven = false;
+		ev_device_init(p);
 		ev_env.nb_ports++;
 	}
 	if (ev_env.nb_ports == 0) {
@@ -322,7 +340,7 @@ ports_open(void)
 		if (ernic_env_port_wait_link(ev_env.port[i].port_id,
 					     ev_env.set.link_wait_ms) != 0 &&
 		    !ev_env.set.quiet)
-			ev_log("ernic%u: link still down after %u ms (port state DOWN until it comes up)",
+			ev_log_level(RTE_LOG_WARNING, "ernic%u: link still down after %u ms (port state DOWN until it comes up)",
 			       i, ev_env.set.link_wait_ms);
 	return 0;
 }
@@ -416,7 +434,7 @@ env_start(void)
 	}
 	atexit(ev_env_stop);
 	if (!ev_env.set.quiet)
-		ev_log("%s: %u device%s (ernic0%s), progress %s",
+		ev_log_level(RTE_LOG_NOTICE, "%s: %u device%s (ernic0%s), progress %s",
 		       path, ev_env.nb_ports, ev_env.nb_ports > 1 ? "s" : "",
 		       ev_env.nb_ports > 1 ? "..." : "",
 		       ev_progress_name(ev_env.set.progress));
@@ -436,9 +454,90 @@ ev_env_start(void)
 	return ret;
 }
 
+/* Whether a connection of port @p p still waits for its DREP. */
+static bool
+port_closing(const struct ev_port *p)
+{
+	struct roce_counter c[128];
+	int n, i;
+
+	n = rte_pmd_ernic_cm_counters(p->port_id, c, RTE_DIM(c));
+	for (i = 0; i < RTE_MIN(n, (int)RTE_DIM(c)); i++)
+		if (strcmp(c[i].name, "cm_ids_closing") == 0)
+			return c[i].value != 0;
+	return false;
+}
+
+/*
+ * At exit, the disconnects the program made are carried out first: a
+ * kernel CM sends the DREQ and its retries after the process is gone, a
+ * process that carries its CM does it before it goes, or the peer never
+ * learns (rping's server waits for the client's DREQ). Bounded by
+ * EV_EXIT_CLOSE_MS: a peer that does not answer is not waited for.
+ */
+#define EV_EXIT_CLOSE_MS 1000
+
+static void
+ports_finish_closing(void)
+{
+	uint64_t end = rte_get_tsc_cycles() +
+		rte_get_tsc_hz() / 1000 * EV_EXIT_CLOSE_MS;
+	unsigned int i;
+	bool busy;
+
+	if (ev_env.nb_ports == 0)
+		return;
+	do {
+		busy = false;
+		for (i = 0; i < ev_env.nb_ports; i++) {
+			struct ev_port *p = &ev_env.port[i];
+
+			if (!port_closing(p))
+				continue;
+			busy = true;
+			if (ev_env.thread_started)
+				ev_env_kick(p);
+			else
+				ev_port_drive(p);
+		}
+		if (busy && ev_env.thread_started)
+			usleep(100);
+	} while (busy && rte_get_tsc_cycles() < end);
+}
+
+/*
+ * Then the ports run a little longer: the frames the program posted last
+ * are still in the underlying port's TX ring (a memif ring lives in the
+ * processes' shared memory and goes with them), and the peer's last
+ * requests still want their ACKs. A NIC keeps doing this after the
+ * process exits; here the process stays [verbs] exit_linger_ms for it.
+ */
+static void
+ports_linger(void)
+{
+	uint64_t end = rte_get_tsc_cycles() +
+		rte_get_tsc_hz() / 1000 * ev_env.set.exit_linger_ms;
+	unsigned int i;
+
+	if (ev_env.nb_ports == 0 || ev_env.set.exit_linger_ms == 0)
+		return;
+	while (rte_get_tsc_cycles() < end) {
+		for (i = 0; i < ev_env.nb_ports; i++) {
+			if (ev_env.thread_started)
+				ev_env_kick(&ev_env.port[i]);
+			else
+				ev_port_drive(&ev_env.port[i]);
+		}
+		if (ev_env.thread_started)
+			usleep(1000);
+	}
+}
+
 static void
 ev_env_stop(void)
 {
+	ports_finish_closing();
+	ports_linger();
 	if (ev_env.thread_started) {
 		__atomic_store_n(&ev_env.stop, true, __ATOMIC_RELEASE);
 		ev_env_kick(NULL);

@@ -24,6 +24,7 @@
 #include <infiniband/verbs.h>
 
 #include <rte_branch_prediction.h>
+#include <rte_log.h>
 #include <rte_pause.h>
 
 #include "roce_verbs.h"
@@ -83,6 +84,8 @@ struct ev_settings {
 	uint32_t spin_us;		/**< busy spinning after the last work */
 	uint32_t link_wait_ms;		/**< wait for links at start */
 	uint32_t resolve_ms;		/**< neighbour resolution limit */
+	/** ports kept running at exit: frames posted leave, ACKs go out */
+	uint32_t exit_linger_ms;
 	/** port ACTIVE once started, not only while its link is up */
 	bool active_when_started;
 	bool quiet;			/**< no start-up line on stderr */
@@ -172,6 +175,12 @@ void ev_port_step(void *port);
 
 /** The application is about to wait or posted work: wake the thread. */
 void ev_env_kick(struct ev_port *p);
+
+/**
+ * @p qp goes: the rdma_cm id that connected it lets it go first
+ * (ev_cm.c; the id may outlive its QP, as cmtime's do).
+ */
+void ev_cm_qp_gone(struct ibv_qp *qp);
 
 /* ------------------------------------------------------------------ */
 /* Objects                                                            */
@@ -407,6 +416,8 @@ int ev_bind_mw(struct ibv_qp *qp, struct ibv_mw *mw,
 	       struct ibv_mw_bind *bind);
 
 /* ev_device.c */
+/** Make the verbs device of port @p p (at start, ev_env.c). */
+void ev_device_init(struct ev_port *p);
 /** Queue an async event on the contexts it concerns (progress thread). */
 void ev_async_dispatch(struct ev_port *p, const struct roce_async_event *ev);
 /** Move @p p's pending lib/roce async events to the contexts. */
@@ -431,7 +442,16 @@ int ibv_query_gid_type(struct ibv_context *context, uint8_t port_num,
 int ibv_dontfork_range(void *base, size_t size);
 int ibv_dofork_range(void *base, size_t size);
 
-/** The error line of the library (stderr, "softernic verbs: ..."). */
-void ev_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/**
+ * A line of the library at rte_log level @p level (log type lib.verbs,
+ * "softernic verbs: ..."; stderr before and after the EAL starts).
+ */
+void ev_log_level(uint32_t level, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/** An error or a notice the program's user must see. */
+#define ev_log(...) ev_log_level(RTE_LOG_ERR, __VA_ARGS__)
+/** A trace line (--log-level=lib.verbs:debug). */
+#define ev_debug(...) ev_log_level(RTE_LOG_DEBUG, __VA_ARGS__)
 
 #endif /* EV_PRIV_H */

@@ -372,6 +372,7 @@ ev_qp_destroy(struct ev_qp *q)
 	int ret;
 
 	pthread_mutex_lock(&ev_env.ctl);
+	ev_cm_qp_gone(&q->ibqp.qp_base);
 	ev_port_hold(q->port);
 	ret = roce_destroy_qp(q->qp);
 	ev_port_release(q->port);

@@ -21,6 +21,7 @@ struct verbs_section {
 	char spin_us[ERNIC_ENV_VALUE_LEN];
 	char link_wait_ms[ERNIC_ENV_VALUE_LEN];
 	char resolve_ms[ERNIC_ENV_VALUE_LEN];
+	char exit_linger_ms[ERNIC_ENV_VALUE_LEN];
 	char port_state[ERNIC_ENV_VALUE_LEN];
 	char quiet[ERNIC_ENV_VALUE_LEN];
 };
@@ -34,6 +35,7 @@ static const struct ernic_env_key verbs_keys[] = {
 	VKEY(spin_us),
 	VKEY(link_wait_ms),
 	VKEY(resolve_ms),
+	VKEY(exit_linger_ms),
 	VKEY(port_state),
 	VKEY(quiet),
 };
@@ -53,6 +55,8 @@ static const struct {
 	  offsetof(struct ev_settings, link_wait_ms), 0, 600000, 5000 },
 	{ "resolve_ms", offsetof(struct verbs_section, resolve_ms),
 	  offsetof(struct ev_settings, resolve_ms), 1, 600000, 3000 },
+	{ "exit_linger_ms", offsetof(struct verbs_section, exit_linger_ms),
+	  offsetof(struct ev_settings, exit_linger_ms), 0, 60000, 100 },
 };
 
 static const char *const progress_names[] = {

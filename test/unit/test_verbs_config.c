@@ -137,13 +137,16 @@ test_defaults_and_other_sections(void)
 	CU_ASSERT(s.progress == EV_PROGRESS_ADAPTIVE);
 	CU_ASSERT(s.idle_sleep_us == 200 && s.spin_us == 200);
 	CU_ASSERT(s.link_wait_ms == 5000 && s.resolve_ms == 3000);
+	CU_ASSERT(s.exit_linger_ms == 100);
 	CU_ASSERT(!s.active_when_started && !s.quiet);
 	CU_ASSERT(c.nb_ports == 1);
 
 	CU_ASSERT_FATAL(ev_settings_load(write_conf("set.ini",
 		"[verbs]\nprogress = spin\nidle_sleep_us = 1\nspin_us = 0\n"
 		"link_wait_ms = 600000\nresolve_ms = 1\nport_state = started\n"
-		"quiet = 1\n"), &c, &s, err, sizeof(err)) == 0);
+		"quiet = 1\nexit_linger_ms = 0\n"), &c, &s, err,
+		sizeof(err)) == 0);
+	CU_ASSERT(s.exit_linger_ms == 0);
 	CU_ASSERT(s.progress == EV_PROGRESS_SPIN);
 	CU_ASSERT(s.idle_sleep_us == 1 && s.spin_us == 0);
 	CU_ASSERT(s.link_wait_ms == 600000 && s.resolve_ms == 1);
@@ -188,6 +191,8 @@ test_bad_values(void)
 		   "[verbs] resolve_ms: bad value \"10ms\"");
 	expect_bad("big.ini", "[verbs]\nlink_wait_ms = 99999999999999999999\n",
 		   "[verbs] link_wait_ms: bad value");
+	expect_bad("linger.ini", "[verbs]\nexit_linger_ms = 60001\n",
+		   "[verbs] exit_linger_ms: bad value \"60001\": expected a whole number from 0 to 60000");
 	expect_bad("state.ini", "[verbs]\nport_state = up\n",
 		   "[verbs] port_state: bad value \"up\": expected link or started");
 	expect_bad("quiet.ini", "[verbs]\nquiet = yes\n",
