@@ -505,6 +505,15 @@ iop_peer_alive() {
 	kill -0 "$PEER_QEMU" 2>/dev/null
 }
 
+# iop_peer_ping: the running peer answers a job within 20 s (a guest that
+# wedged while idle is replaced before a case starts on it).
+iop_peer_ping() {
+	local IOP_CTL_OFF rc
+	IOP_CTL_OFF=$(stat -c %s "$IOP_PEER/vm/ctl.log")
+	iop_job "$IOP_PEER/vm" 10 true
+	rc=$(iop_job_wait "$IOP_PEER/vm" "$IOP_JOB" 20) && [ "$rc" = 0 ]
+}
+
 # iop_peer_stop [REASON]: stop the peer and wait for it: peer.sh kills the
 # VM and deletes its namespace; a peer.sh that does not end within 10 s
 # (or was SIGKILLed) is killed, and its VM and namespace removed here.
@@ -549,8 +558,8 @@ iop_peer_start() {
 
 # iop_peer_acquire OUT SECONDS: take the peer for this case (waiting for
 # the lock while another case has it), starting it, within SECONDS, when it
-# is not up, runs another image or kernel, or its last case did not end
-# cleanly (IOP_PEER_RESTART=1: always). The case's parts of the VM's logs
+# is not up, runs another image or kernel, its last case did not end
+# cleanly, or it does not answer (IOP_PEER_RESTART=1: always). The case's parts of the VM's logs
 # go to OUT when it ends (iop_peer_logs). Sets IOP_NS, IOP_CTL_OFF and
 # IOP_PEER_CON_OFF (where the case's parts begin) and PEER_*:
 #   PEER_NS PEER_RTAP PEER_OTAP  the namespace and the taps
@@ -573,6 +582,8 @@ iop_peer_acquire() {
 		why="it runs another image, kernel or accelerator"
 	elif [ "${IOP_PEER_RESTART:-0}" = 1 ]; then
 		why="IOP_PEER_RESTART=1"
+	elif ! iop_peer_ping; then
+		why="it did not answer a request within 20 s"
 	fi
 	echo "$$ ${CASE:-?}" > "$IOP_PEER/busy"
 	IOP_PEER_FRESH=0

@@ -46,7 +46,10 @@ serve() {
 	mv "$IOP_PEER/state.$$" "$IOP_PEER/state"
 	iop_log "serving after $((SECONDS - t0))s; stops when owner $(cat "$IOP_PEER/owner") ends or after ${idle}s without a case"
 	exec 6>> "$IOP_PEER/lock"
-	while sleep 1; do
+	while :; do
+		# (a TERM's trap runs at once in wait, after the end of a sleep)
+		sleep 1 &
+		wait $!
 		kill -0 "$IOP_VM_PID" 2>/dev/null || iop_fail "the VM has gone (console: $IOP_PEER/vm/console.log)"
 		# a case holds the lock: it is using the peer
 		flock -n 6 || continue
