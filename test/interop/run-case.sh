@@ -359,14 +359,22 @@ else
 		US_PID=$!
 		IOP_PIDS+=("$US_PID")
 	}
+	us_listening() {  # SECONDS: until ernic-testpmd listens on the side channel's port or has ended
+		local end=$((SECONDS + $1))
+		while [ $SECONDS -lt $end ] && kill -0 "$US_PID" 2>/dev/null; do
+			ip netns exec "$IOP_NS" ss -Hltn 'sport = :18515' | grep -q . && return 0
+			sleep 0.1
+		done
+	}
 	US_PID=
 	if [ -z "$READY" ]; then
 		echo "FAIL: the peer VM was not set up for the case" > "$US_OUT"
 	elif [ "$ROLE" = server ]; then
-		# we listen first: the VM's client retries while the TCP
-		# connection is refused, its rdma_cm does not retry an
-		# unanswered address resolution
+		# we listen first: the VM's rdma_cm does not retry an unanswered
+		# address resolution. Its TCP client retries a refused
+		# connection after 1 s, so it starts once we listen.
 		start_us
+		[ $RDMACM = 1 ] || us_listening 30
 		vm_job "$PDIR" "iop-client 90 $(vm_tool) $SRV_US"
 	else
 		vm_job "$PDIR" "iop-server $(vm_tool)"
