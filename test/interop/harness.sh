@@ -406,6 +406,19 @@ iop_ctl_text() {
 	tail -c "+$((IOP_CTL_OFF + 1))" "$1/ctl.log" 2>/dev/null | tr -d '\r'
 }
 
+# iop_ctl_lines DIR: the complete lines of the case's part of DIR's
+# ctl.log: the cat copies what the port gives, so the last line may be
+# half there ("IOP-DONE 1.2 rc=1" of "... rc=137").
+iop_ctl_lines() {
+	local t
+	t=$(iop_ctl_text "$1"; echo .)
+	t=${t%.}
+	case "$t" in
+	*$'\n') printf '%s' "$t" ;;
+	*$'\n'*) printf '%s\n' "${t%$'\n'*}" ;;
+	esac
+}
+
 # iop_ctl DIR REQUEST: send one request line. The FIFO is opened read-write:
 # that never blocks, even when QEMU has gone.
 iop_ctl() {
@@ -424,17 +437,17 @@ iop_job() {
 }
 
 # iop_wait_line DIR REGEX SECONDS: wait until the case's part of DIR's
-# ctl.log has a line matching REGEX (printed on stdout); 1 on timeout or
-# when the VM has gone.
+# ctl.log has a complete line matching REGEX (printed on stdout); 1 on
+# timeout or when the VM has gone.
 iop_wait_line() {
 	local dir=$1 re=$2 end=$((SECONDS + $3)) qemu l
 	qemu=$(cat "$dir/qemu.pid" 2>/dev/null)
 	while :; do
-		l=$(iop_ctl_text "$dir" | grep -a -m1 -E "$re")
+		l=$(iop_ctl_lines "$dir" | grep -a -m1 -E "$re")
 		[ -n "$l" ] && { echo "$l"; return 0; }
 		[ $SECONDS -ge $end ] && return 1
 		if [ -z "$qemu" ] || ! kill -0 "$qemu" 2>/dev/null; then
-			l=$(iop_ctl_text "$dir" | grep -a -m1 -E "$re")
+			l=$(iop_ctl_lines "$dir" | grep -a -m1 -E "$re")
 			[ -n "$l" ] && { echo "$l"; return 0; }
 			return 1
 		fi

@@ -359,10 +359,17 @@ else
 		US_PID=$!
 		IOP_PIDS+=("$US_PID")
 	}
-	us_listening() {  # SECONDS: until ernic-testpmd listens on the side channel's port or has ended
+	# us_listening SECONDS: until ernic-testpmd listens (or has ended):
+	# on the side channel's TCP port, or with rdma_cm once it says so
+	# (its port, which answers the VM's ARP, is up by then)
+	us_listening() {
 		local end=$((SECONDS + $1))
 		while [ $SECONDS -lt $end ] && kill -0 "$US_PID" 2>/dev/null; do
-			ip netns exec "$IOP_NS" ss -Hltn 'sport = :18515' | grep -q . && return 0
+			if [ $RDMACM = 1 ]; then
+				grep -aq 'Waiting for client to connect' "$US_OUT" && return 0
+			else
+				ip netns exec "$IOP_NS" ss -Hltn 'sport = :18515' | grep -q . && return 0
+			fi
 			sleep 0.1
 		done
 	}
@@ -370,11 +377,11 @@ else
 	if [ -z "$READY" ]; then
 		echo "FAIL: the peer VM was not set up for the case" > "$US_OUT"
 	elif [ "$ROLE" = server ]; then
-		# we listen first: the VM's rdma_cm does not retry an unanswered
-		# address resolution. Its TCP client retries a refused
-		# connection after 1 s, so it starts once we listen.
+		# the VM's client once we listen: its TCP client retries a
+		# refused connection only after 1 s, its rdma_cm does not
+		# retry an unanswered address resolution
 		start_us
-		[ $RDMACM = 1 ] || us_listening 30
+		us_listening 30
 		vm_job "$PDIR" "iop-client 90 $(vm_tool) $SRV_US"
 	else
 		vm_job "$PDIR" "iop-server $(vm_tool)"
