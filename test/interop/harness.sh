@@ -249,17 +249,22 @@ iop_bridge() {
 }
 
 # ---------------------------------------------------------------- capture
-# iop_capture IFACE PCAP: tshark on IFACE in the namespace, UDP/4791, whole frames.
+# iop_capture IFACE PCAP: tshark on IFACE in the namespace, UDP/4791, whole
+# frames. It takes a while to start (0.3 s idle): iop_capture_ready waits
+# for it, so that the case can do something else meanwhile.
 iop_capture() {
 	ip netns exec "$IOP_NS" tshark -i "$1" -f "udp port 4791" -F pcap -w "$2" -q \
 		> "$2.log" 2>&1 &
-	IOP_TSHARK=$!
+	IOP_TSHARK=$! IOP_TSHARK_LOG=$2.log
+}
+
+iop_capture_ready() {
 	for _ in $(seq 1 150); do
-		grep -q "Capturing on" "$2.log" 2>/dev/null && return 0
+		grep -q "Capturing on" "$IOP_TSHARK_LOG" 2>/dev/null && return 0
 		kill -0 "$IOP_TSHARK" 2>/dev/null || break
 		sleep 0.1
 	done
-	iop_fail "tshark did not start: $(cat "$2.log")"
+	iop_fail "tshark did not start: $(cat "$IOP_TSHARK_LOG")"
 }
 
 # iop_capture_stop: let tshark write out the last frames and exit.

@@ -233,6 +233,7 @@ if [ "$ROLE" = rxe ]; then
 	VA=$IOP_TMP/a VB=$IOP_TMP/b
 	iop_vm "$VA" A "sfa$$" "$PEER_IP/24" "$PEER_MAC" "$LINK_MTU" "$TIMEOUT"
 	iop_vm "$VB" B "sfc$$" 198.18.0.3/24 02:00:c6:12:00:03 "$LINK_MTU" "$TIMEOUT"
+	iop_capture_ready
 	US_RC=97 VM_RC=97 READY=
 	if iop_wait_line "$VA" '^IOP-SERVING' "$(remaining)" > /dev/null &&
 		iop_wait_line "$VB" '^IOP-SERVING' "$(remaining)" > /dev/null; then
@@ -312,8 +313,11 @@ else
 	# IPv6 address
 	SETUP=("mtu=$LINK_MTU" "oob=$VM_OOB" ip6=none)
 	[ "${IOP_STATIC_ARP:-0}" = 1 ] && SETUP+=("neigh=$US_IP@$US_MAC")
+	# (tshark starts meanwhile: the set-up sends no RoCE)
+	iop_capture "$RTAP" "$PCAP"
 	iop_setup "$PDIR" "${SETUP[@]}"
 	READY=$IOP_READY
+	iop_capture_ready
 	# host end of the RoCE tap, counted from here: TX = toward the VM
 	# (drops: its queue overflowed)
 	tapstats() {
@@ -322,7 +326,6 @@ else
 			END { print tx + 0, txd + 0, rx + 0, rxd + 0 }'
 	}
 	read -r TX0 TXD0 RX0 RXD0 <<< "$(tapstats)"
-	iop_capture "$RTAP" "$PCAP"
 	# Our port on the tap. net_af_packet (qdisc_bypass=0: a bypassed TX
 	# would hide our frames from tshark) for path MTU 1024; DPDK 22.11's
 	# net_af_packet reports max_rx_pktlen 1518 whatever its framesz, so a
