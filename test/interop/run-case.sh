@@ -202,19 +202,28 @@ vm_job() {
 	VM_JOB=$IOP_JOB
 	IOP_JOB_OPEN=$VM_JOB
 }
+# vm_lost DIR: the VM did not answer a job: LOST says why (the case fails,
+# and a failed case stops the peer: the next case boots a new one)
+LOST=
+vm_lost() {
+	if kill -0 "$(cat "$1/qemu.pid")" 2>/dev/null; then
+		LOST="the VM answered nothing, not even the kill of its job: it is wedged"
+	else
+		LOST="the VM has gone (QEMU ended: see peer-kernel.log)"
+	fi
+}
 # vm_end DIR SECONDS: VM_JOB's exit status in VM_RC once it ended, killed
-# if still running after SECONDS; 97 and WEDGED=1 when the VM did not
-# answer even the kill (then the case fails and the peer is replaced)
-WEDGED=0
+# if still running after SECONDS; 97 when the VM did not answer even the
+# kill
 vm_end() {
-	VM_RC=$(iop_job_end "$1" "$VM_JOB" "$2") || { VM_RC=97 WEDGED=1; }
+	VM_RC=$(iop_job_end "$1" "$VM_JOB" "$2") || { VM_RC=97; vm_lost "$1"; }
 	IOP_JOB_OPEN=
 }
 # counters DIR: rxe's counters of the case (IOP-COUNTERS in the log)
 counters() {
-	[ $WEDGED = 1 ] && return
+	[ -n "$LOST" ] && return
 	iop_job "$1" 20 iop-counters
-	iop_job_wait "$1" "$IOP_JOB" 30 > /dev/null || WEDGED=1
+	iop_job_wait "$1" "$IOP_JOB" 30 > /dev/null || vm_lost "$1"
 }
 : > "$SCRIPT"
 
@@ -419,7 +428,7 @@ FAILS=()
 [ "$US_RC" = 0 ] || FAILS+=("$([ "$ROLE" = rxe ] && echo "rxe client VM" || echo ernic-testpmd) rc=$US_RC$([ "$US_RC" = 124 ] && echo " (timeout)")")
 [ "$VM_RC" = 0 ] || FAILS+=("rxe $([ "$ROLE" = server ] && echo client || echo server) VM rc=$VM_RC$(
 	case "$VM_RC" in 97) echo " (it never ran, or the VM did not answer)" ;; 137) echo " (still running at the end: killed)" ;; esac)")
-[ $WEDGED = 0 ] || FAILS+=("the VM answered nothing, not even the kill of its job: it is wedged (the peer is killed, the next case boots a new one)")
+[ -z "$LOST" ] || FAILS+=("$LOST")
 CON=$(tr -d '\r' < "$CONSOLE" 2>/dev/null)
 READY=$(grep -a -m1 '^IOP-READY' <<< "$CON")
 [ -n "$READY" ] || FAILS+=("the peer VM never became ready")
