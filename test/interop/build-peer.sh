@@ -38,7 +38,7 @@ STAGE=$(mktemp -d "${TMPDIR:-/tmp}/iop-stage.XXXXXX")
 trap 'rm -rf "$STAGE"' EXIT
 
 # Debian 12 layout: merged /usr
-mkdir -p "$STAGE"/{usr/bin,usr/sbin,usr/lib/x86_64-linux-gnu,usr/lib64,etc,proc,sys,dev,tmp,run,root,iop}
+mkdir -p "$STAGE"/{usr/bin,usr/sbin,usr/lib/x86_64-linux-gnu,usr/lib64,etc,proc,sys,dev,tmp,run,root}
 ln -s usr/bin "$STAGE/bin"
 ln -s usr/sbin "$STAGE/sbin"
 ln -s usr/lib "$STAGE/lib"

@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
 # run-case.sh CASE: one interop case (doc/guides/interop.rst), a `meson test`
-# of suite 'interop'. Exit 0 pass, 1 fail, 77 skip (not root, no QEMU, ...).
+# of suite 'interop'. Exit 0 pass, 1 fail, 77 skip (not root, no QEMU, ...;
+# under CI=true those fail). The rxe VM is the persistent peer (peer.sh),
+# booted by the first case that finds none and kept up for the next ones;
+# a failing case stops it, so that the next one boots a fresh VM.
 #
 # CASE = TOOL-MTU-OPTS-ROLE
 #   TOOL  pingpong (ibv_rc_pingpong), send_bw, write_bw, read_bw, atomic_bw,
@@ -31,8 +34,11 @@
 #
 # Environment (meson sets the first three):
 #   IOP_TESTPMD     ernic-testpmd            IOP_PCAPCHECK  pcap_icrc_check
-#   IOP_WORK        image, accel cache, per-case results [/tmp/softernic-interop]
-#   IOP_TIMEOUT     hard limit of the case in seconds [150]
+#   IOP_WORK        image, accel cache, the peer (IOP_WORK/peer), per-case
+#                   results [/tmp/softernic-interop]
+#   IOP_TIMEOUT     hard limit of the case in seconds, a boot of the peer included [150]
+#   IOP_PEER_IDLE   the peer stops after so many seconds without a case [60]
+#   IOP_PEER_RESTART 1: boot a fresh peer for this case
 #   IOP_STATIC_ARP  1: permanent ARP entry for us in the VM (default 0: our PMD answers ARP)
 #   IOP_KEEP        1: keep the pcap of a passing case (failing ones are always kept)
 #   IOP_ACCEL       kvm|tcg|auto [auto]
@@ -104,7 +110,7 @@ if [ "${IOP_TIER:-core}" = extended ] && [ "${IOP_FULL:-0}" != 1 ]; then
 fi
 if [ $XDP = 1 ]; then
 	[ "$ROLE" != rxe ] || iop_fail "$CASE: the xdp option needs ernic-testpmd (role client or server)"
-	[ -n "${IOP_XDP_OBJ:-}" ] || iop_skip "IOP_XDP_OBJ is not set: the XDP program was not built (clang, libbpf-dev)"
+	[ -n "${IOP_XDP_OBJ:-}" ] || iop_missing "IOP_XDP_OBJ is not set: the XDP program was not built (clang, libbpf-dev)"
 	[ -r "$IOP_XDP_OBJ" ] || iop_fail "IOP_XDP_OBJ=$IOP_XDP_OBJ is not readable"
 fi
 iop_require
@@ -114,17 +120,22 @@ iop_sweep
 OUT=$IOP_WORK/cases/$CASE
 rm -rf "$OUT"
 mkdir -p "$OUT"
-if [ "$TOOL" = integrity ]; then
-	# its own image: the peer program joins the usual tools
-	[ -n "${IOP_INTEGRITY:-}" ] || iop_skip "IOP_INTEGRITY is not set: iop-integrity was not built (libibverbs-dev)"
+# One image for every case, as one VM serves them all: with the
+# data-integrity peer program when it was built.
+if [ -n "${IOP_INTEGRITY:-}" ]; then
 	[ -x "$IOP_INTEGRITY" ] || iop_fail "IOP_INTEGRITY=$IOP_INTEGRITY is not executable"
 	IOP_IMAGE=${IOP_IMAGE%.cpio.gz}-integrity.cpio.gz
 	iop_image "$IOP_INTEGRITY"
 else
+	[ "$TOOL" = integrity ] && iop_missing "IOP_INTEGRITY is not set: iop-integrity was not built (libibverbs-dev)"
 	iop_image
 fi
 iop_traps
 T0=$SECONDS
+remaining() {  # seconds left of the case's limit, at least 1
+	local r=$((TIMEOUT - (SECONDS - T0)))
+	echo $((r > 0 ? r : 1))
+}
 
 # ---------------------------------------------------------------- commands
 PEER_IP=198.18.0.2 PEER_MAC=02:00:c6:12:00:02
@@ -183,9 +194,43 @@ SCRIPT=$OUT/peer-cmd.sh
 if [ $RDMACM = 1 ]; then SRV_US=$US_IP SRV_PEER=$PEER_IP; else SRV_US=$OOB_US SRV_PEER=$OOB_PEER; fi
 echo "case $CASE: $TOOL, path MTU $MTU, size $SIZE, $ITERS iterations${QPS:+, $QPS QPs}$([ $BIDIR = 1 ] && echo ", bidirectional")$([ $RDMACM = 1 ] && echo ", rdma_cm")$([ $XDP = 1 ] && echo ", net_af_xdp + XDP steering"), ernic-testpmd as $ROLE; accel $(iop_accel); results in $OUT"
 
-iop_netns
+# vm_job DIR SCRIPT: the case's tool in the VM (recorded in peer-cmd.sh),
+# at most the case's time limit; its id in VM_JOB
+vm_job() {
+	echo "$2" >> "$SCRIPT"
+	iop_job "$1" "$TIMEOUT" "$2"
+	VM_JOB=$IOP_JOB
+	IOP_JOB_OPEN=$VM_JOB
+}
+# vm_lost DIR: the VM did not answer a job: LOST says why (the case fails,
+# and a failed case stops the peer: the next case boots a new one)
+LOST=
+vm_lost() {
+	if kill -0 "$(cat "$1/qemu.pid")" 2>/dev/null; then
+		LOST="the VM answered nothing, not even the kill of its job: it is wedged"
+	else
+		LOST="the VM has gone (QEMU ended: see peer-kernel.log)"
+	fi
+}
+# vm_end DIR SECONDS: VM_JOB's exit status in VM_RC once it ended, killed
+# if still running after SECONDS; 97 when the VM did not answer even the
+# kill
+vm_end() {
+	VM_RC=$(iop_job_end "$1" "$VM_JOB" "$2") || { VM_RC=97; vm_lost "$1"; }
+	IOP_JOB_OPEN=
+}
+# counters DIR: rxe's counters of the case (IOP-COUNTERS in the log)
+counters() {
+	[ -n "$LOST" ] && return
+	iop_job "$1" 20 iop-counters
+	iop_job_wait "$1" "$IOP_JOB" 30 > /dev/null || vm_lost "$1"
+}
+: > "$SCRIPT"
+
 if [ "$ROLE" = rxe ]; then
-	# ---- harness self-test: rxe VM (server, .2) <-> rxe VM (client, .3) on a bridge
+	# ---- harness self-test: two VMs of its own, rxe (server, .2) <-> rxe
+	# (client, .3), on a bridge in a namespace of its own
+	iop_netns
 	BR=sfb$$
 	iop_bridge "$BR" "$LINK_MTU"
 	iop_tap "sfa$$" "$LINK_MTU"
@@ -193,21 +238,44 @@ if [ "$ROLE" = rxe ]; then
 	ip -n "$IOP_NS" link set "sfa$$" master "$BR"
 	ip -n "$IOP_NS" link set "sfc$$" master "$BR"
 	iop_capture "$BR" "$PCAP"
-	echo "iop-server $(vm_tool)" > "$SCRIPT.a"
-	echo "iop-client 90 $(vm_tool) $PEER_IP" > "$SCRIPT.b"
-	iop_vm A "sfa$$" "$PEER_IP/24" "$PEER_MAC" "$LINK_MTU" "$SCRIPT.a" "$CONSOLE" "$TIMEOUT"
-	PID_A=$IOP_VM_PID
-	iop_vm B "sfc$$" 198.18.0.3/24 02:00:c6:12:00:03 "$LINK_MTU" "$SCRIPT.b" "$OUT/peer-b-console.log" "$TIMEOUT"
-	PID_B=$IOP_VM_PID
-	iop_wait_pid "$PID_B" "$TIMEOUT"
-	iop_wait_pid "$PID_A" 30
-	RC_A=$(iop_vm_rc "$CONSOLE") RC_B=$(iop_vm_rc "$OUT/peer-b-console.log")
-	US_RC=${RC_B:-97} VM_RC=${RC_A:-97}
+	IOP_TMP=$(mktemp -d "$IOP_WORK/tmp.XXXXXX")
+	VA=$IOP_TMP/a VB=$IOP_TMP/b
+	iop_vm "$VA" A "sfa$$" "$PEER_IP/24" "$PEER_MAC" "$LINK_MTU" "$TIMEOUT"
+	iop_vm "$VB" B "sfc$$" 198.18.0.3/24 02:00:c6:12:00:03 "$LINK_MTU" "$TIMEOUT"
+	iop_capture_ready
+	US_RC=97 VM_RC=97 READY=
+	if iop_wait_line "$VA" '^IOP-SERVING' "$(remaining)" > /dev/null &&
+		iop_wait_line "$VB" '^IOP-SERVING' "$(remaining)" > /dev/null; then
+		PEER_NOTE="two VMs of its own, serving after $((SECONDS - T0))s"
+		iop_setup "$VB" "mtu=$LINK_MTU" && iop_setup "$VA" "mtu=$LINK_MTU" && READY=$IOP_READY
+	fi
+	if [ -n "$READY" ]; then
+		vm_job "$VA" "iop-server $(vm_tool)"
+		JOB_A=$VM_JOB
+		vm_job "$VB" "iop-client 90 $(vm_tool) $PEER_IP"
+		vm_end "$VB" "$(remaining)"
+		US_RC=$VM_RC VM_JOB=$JOB_A
+		vm_end "$VA" 30
+		counters "$VA"
+	fi
+	cp "$VA/ctl.log" "$CONSOLE"
+	cp "$VB/ctl.log" "$OUT/peer-b-console.log"
+	tr -d '\r' < "$VA/console.log" > "$OUT/peer-kernel.log"
+	tr -d '\r' < "$VB/console.log" > "$OUT/peer-b-kernel.log"
 	US_OUT=$OUT/peer-b-console.log
+	QEMU_LOG=$VA/qemu.log
 	SRCS=(--require-src "$PEER_IP" --require-src 198.18.0.3)
 else
-	RTAP=sfr$$ OTAP=sfo$$
-	iop_tap "$RTAP" "$LINK_MTU"
+	# ---- ernic-testpmd against the persistent peer, in its namespace: the
+	# VM's eth0 on tap RTAP, its eth1 (the side channel) on OTAP
+	iop_peer_acquire "$OUT" "$(remaining)"
+	PDIR=$IOP_PEER/vm RTAP=$PEER_RTAP OTAP=$PEER_OTAP QEMU_LOG=$IOP_PEER/vm/qemu.log
+	if [ $IOP_PEER_FRESH = 1 ]; then
+		PEER_NOTE="booted for this case, serving after ${PEER_BOOT_S}s"
+	else
+		PEER_NOTE="case $((PEER_CASES + 1)) of a peer up for $(($(date +%s) - PEER_BOOTED))s"
+	fi
+	ip -n "$IOP_NS" link set "$RTAP" mtu "$LINK_MTU" up || iop_fail "cannot set MTU $LINK_MTU on $RTAP"
 	if [ $XDP = 1 ]; then
 		# VM -- tap -- bridge -- veth XA == XB: net_af_xdp with our
 		# program on XB, and the kernel's own address there. Not
@@ -215,7 +283,7 @@ else
 		# socket and the socket's TX skip the packet taps of that
 		# interface, so tshark on it would see no RoCE. On the tap,
 		# a bridge port, every frame passes the taps.
-		BR=sfb$$ XA=sfxa$$ XB=sfxb$$ OTAP=
+		BR=sfb$$ XA=sfxa$$ XB=sfxb$$
 		# veth runs XDP programs without multi-buffer support only
 		# up to about 3.5 KB MTU (its peer's)
 		XMTU=$((LINK_MTU > 3500 ? 3500 : LINK_MTU))
@@ -241,10 +309,32 @@ else
 				$1 == p && h && c { print $c }' /proc/net/snmp
 		}
 		INADDR0=$(snmp Ip InAddrErrors) TCPIN0=$(snmp Tcp InSegs) NOPORTS0=$(snmp Udp NoPorts)
+		# the VM has a single NIC: eth1 down
+		VM_OOB=none
 	else
-		iop_tap "$OTAP" "" "$OOB_US/24"
+		iop_check_addr "$OOB_US"
+		ip -n "$IOP_NS" addr add "$OOB_US/24" dev "$OTAP" && ip -n "$IOP_NS" link set "$OTAP" up ||
+			iop_fail "cannot put $OOB_US on $OTAP"
+		VM_OOB=$OOB_PEER/24
 	fi
+	# the VM for this case: eth0's MTU, the side channel, empty neighbour
+	# tables (each case resolves addresses as after a boot), no global
+	# IPv6 address
+	SETUP=("mtu=$LINK_MTU" "oob=$VM_OOB" ip6=none)
+	[ "${IOP_STATIC_ARP:-0}" = 1 ] && SETUP+=("neigh=$US_IP@$US_MAC")
+	# (tshark starts meanwhile: the set-up sends no RoCE)
 	iop_capture "$RTAP" "$PCAP"
+	iop_setup "$PDIR" "${SETUP[@]}"
+	READY=$IOP_READY
+	iop_capture_ready
+	# host end of the RoCE tap, counted from here: TX = toward the VM
+	# (drops: its queue overflowed)
+	tapstats() {
+		ip -n "$IOP_NS" -s link show "$RTAP" 2>/dev/null | awk '
+			/RX:/ { getline; rx = $2; rxd = $4 } /TX:/ { getline; tx = $2; txd = $4 }
+			END { print tx + 0, txd + 0, rx + 0, rxd + 0 }'
+	}
+	read -r TX0 TXD0 RX0 RXD0 <<< "$(tapstats)"
 	# Our port on the tap. net_af_packet (qdisc_bypass=0: a bypassed TX
 	# would hide our frames from tshark) for path MTU 1024; DPDK 22.11's
 	# net_af_packet reports max_rx_pktlen 1518 whatever its framesz, so a
@@ -264,8 +354,6 @@ else
 	ERNIC="net_ernic0,port=${AFP%%,*},ip=$US_IP,mac=$US_MAC,pmtu=$MTU"
 	EAL=(-l 0 --no-huge -m 512 --no-pci --no-shconf --no-telemetry --log-level=pmd.net.ernic:info
 		"--vdev=$AFP" "--vdev=$ERNIC")
-	NEIGH=
-	[ "${IOP_STATIC_ARP:-0}" = 1 ] && NEIGH=$US_IP@$US_MAC
 	read -r -a UARGS <<< "$(us_tool) ${IOP_US_EXTRA:-}"
 	# An ASan build (devtools/test.sh, sanitizer stage) checks leaks at
 	# exit: with net_af_xdp, DPDK's driver leaks its XDP program's
@@ -283,62 +371,64 @@ else
 		US_PID=$!
 		IOP_PIDS+=("$US_PID")
 	}
-	if [ "$ROLE" = server ]; then
-		# With the TCP side channel, ernic-testpmd starts once the VM is
-		# ready: the VM's client retries while the connection is refused,
-		# and our polling core does not compete with the VM's boot (which
-		# took 1.5-5x longer with it on the 2-core reference machine).
-		# rdma_cm and xdp: we start first (the VM's rdma_cm client does
-		# not retry an unanswered address resolution; the xdp side
-		# channel goes through the namespace's kernel).
-		LATE=$([ $RDMACM = 0 ] && [ $XDP = 0 ] && echo 1 || echo 0)
-		[ $LATE = 1 ] || start_us
-		echo "iop-client 90 $(vm_tool) $SRV_US" > "$SCRIPT"
-		iop_vm peer "$RTAP" "$PEER_IP/24" "$PEER_MAC" "$LINK_MTU" "$SCRIPT" "$CONSOLE" "$TIMEOUT" \
-			"$OTAP" "${OTAP:+$OOB_PEER/24}" "$NEIGH"
-		VM_PID=$IOP_VM_PID
-		if [ $LATE = 1 ]; then
-			if iop_wait_line "$CONSOLE" '^IOP-READY' $((TIMEOUT - (SECONDS - T0))) "$VM_PID" > /dev/null; then
-				start_us
+	# us_listening SECONDS: until ernic-testpmd listens (or has ended):
+	# on the side channel's TCP port, or with rdma_cm once it says so
+	# (its port, which answers the VM's ARP, is up by then)
+	us_listening() {
+		local end=$((SECONDS + $1))
+		while [ $SECONDS -lt $end ] && kill -0 "$US_PID" 2>/dev/null; do
+			if [ $RDMACM = 1 ]; then
+				grep -aq 'Waiting for client to connect' "$US_OUT" && return 0
 			else
-				echo "FAIL: the peer VM never became ready" > "$US_OUT"
-				US_PID=
+				ip netns exec "$IOP_NS" ss -Hltn 'sport = :18515' | grep -q . && return 0
 			fi
-		fi
+			sleep 0.1
+		done
+	}
+	US_PID=
+	if [ -z "$READY" ]; then
+		echo "FAIL: the peer VM was not set up for the case" > "$US_OUT"
+	elif [ "$ROLE" = server ]; then
+		# the VM's client once we listen: its TCP client retries a
+		# refused connection only after 1 s, its rdma_cm does not
+		# retry an unanswered address resolution
+		start_us
+		us_listening 30
+		vm_job "$PDIR" "iop-client 90 $(vm_tool) $SRV_US"
 	else
-		echo "iop-server $(vm_tool)" > "$SCRIPT"
-		iop_vm peer "$RTAP" "$PEER_IP/24" "$PEER_MAC" "$LINK_MTU" "$SCRIPT" "$CONSOLE" "$TIMEOUT" \
-			"$OTAP" "${OTAP:+$OOB_PEER/24}" "$NEIGH"
-		VM_PID=$IOP_VM_PID
-		if iop_wait_line "$CONSOLE" '^IOP-LISTENING' 90 "$VM_PID" > /dev/null; then
+		vm_job "$PDIR" "iop-server $(vm_tool)"
+		L=$(iop_wait_line "$PDIR" "^IOP-LISTENING|^IOP-DONE $VM_JOB " 90)
+		if [ "${L%% *}" = IOP-LISTENING ]; then
 			start_us "$SRV_PEER"
 		else
 			echo "FAIL: the peer's server never listened" > "$US_OUT"
-			US_PID=
 		fi
 	fi
-	US_RC=97
-	if [ -n "${US_PID:-}" ]; then
-		iop_wait_pid "$US_PID" $((TIMEOUT - (SECONDS - T0)))
+	US_RC=97 VM_RC=97
+	if [ -n "$US_PID" ]; then
+		iop_wait_pid "$US_PID" "$(remaining)"
 		US_RC=$?
 	fi
-	# the VM powers off by itself when its tool is done
-	iop_wait_pid "$VM_PID" $((US_RC == 0 ? 60 : 20))
-	VM_RC=$(iop_vm_rc "$CONSOLE")
-	VM_RC=${VM_RC:-97}
+	# the VM's tool ends by itself once ours is done
+	if [ -n "$READY" ]; then
+		vm_end "$PDIR" $((US_RC == 0 ? 60 : 20))
+		counters "$PDIR"
+	fi
+	iop_peer_logs "$OUT"
 	SRCS=(--require-src "$US_IP" --require-src "$PEER_IP")
-	# host end of the RoCE tap: TX = toward the VM (drops: its queue overflowed)
-	TAPSTATS=$(ip -n "$IOP_NS" -s link show "$RTAP" 2>/dev/null | awk '
-		/RX:/ { getline; rx = $2; rxd = $4 } /TX:/ { getline; tx = $2; txd = $4 }
-		END { printf "to VM %s packets (%s dropped), from VM %s packets (%s dropped)", tx, txd, rx, rxd }')
+	read -r TX1 TXD1 RX1 RXD1 <<< "$(tapstats)"
+	TAPSTATS="to VM $((TX1 - TX0)) packets ($((TXD1 - TXD0)) dropped), from VM $((RX1 - RX0)) packets ($((RXD1 - RXD0)) dropped)"
 fi
+
 iop_capture_stop
 T_RUN=$((SECONDS - T0))
 
 # ---------------------------------------------------------------- verdict
 FAILS=()
 [ "$US_RC" = 0 ] || FAILS+=("$([ "$ROLE" = rxe ] && echo "rxe client VM" || echo ernic-testpmd) rc=$US_RC$([ "$US_RC" = 124 ] && echo " (timeout)")")
-[ "$VM_RC" = 0 ] || FAILS+=("rxe $([ "$ROLE" = server ] && echo client || echo server) VM rc=$VM_RC$([ "$VM_RC" = 97 ] && echo " (no exit marker: VM killed or crashed)")")
+[ "$VM_RC" = 0 ] || FAILS+=("rxe $([ "$ROLE" = server ] && echo client || echo server) VM rc=$VM_RC$(
+	case "$VM_RC" in 97) echo " (it never ran, or the VM did not answer)" ;; 137) echo " (still running at the end: killed)" ;; esac)")
+[ -z "$LOST" ] || FAILS+=("$LOST")
 CON=$(tr -d '\r' < "$CONSOLE" 2>/dev/null)
 READY=$(grep -a -m1 '^IOP-READY' <<< "$CON")
 [ -n "$READY" ] || FAILS+=("the peer VM never became ready")
@@ -432,7 +522,7 @@ COUNTERS=$(grep -a '^IOP-COUNTERS' <<< "$CON" | sed 's/^IOP-COUNTERS *//')
 {
 	echo "case: $CASE"
 	echo "result: $([ ${#FAILS[@]} = 0 ] && echo PASS || echo FAIL)"
-	echo "seconds: $T_RUN (boot to READY: $(sed -n 's/.* uptime=\([0-9.]*\).*/\1/p' <<< "$READY")s guest uptime)"
+	echo "seconds: $T_RUN (peer: ${PEER_NOTE:-never came up})"
 	echo "ernic-testpmd rc: $US_RC   rxe VM rc: $VM_RC"
 	echo "rxe counters: ${COUNTERS:-none}"
 	[ -n "${TAPSTATS:-}" ] && echo "tap: $TAPSTATS"
@@ -457,10 +547,11 @@ echo
 for f in "${FAILS[@]}"; do echo "FAIL: $f"; done
 echo "==================== ernic-testpmd output ($US_OUT) ===================="
 tail -n 80 "$US_OUT"
-echo "==================== peer console ($CONSOLE) ===================="
-sed -n '/^IOP-READY/,$p' <<< "$CON" | tail -n 120
-[ -n "$READY" ] || tail -n 60 <<< "$CON"
-[ -s "$CONSOLE.qemu" ] && { echo "---- qemu stderr ----"; tail -n 20 "$CONSOLE.qemu"; }
+echo "==================== peer console: the case's jobs ($CONSOLE) ===================="
+tail -n 120 <<< "$CON"
+echo "==================== peer kernel log during the case ($OUT/peer-kernel.log) ===================="
+tail -n 40 "$OUT/peer-kernel.log"
+[ -s "${QEMU_LOG:-}" ] && { echo "---- qemu stderr ($QEMU_LOG) ----"; tail -n 20 "$QEMU_LOG"; }
 echo "==================== capture checks ($PCAP kept) ===================="
 cat "$OUT/pcap-icrc.txt" "$OUT/pcap-tshark.txt"
 [ -f "$OUT/pcap-cm.txt" ] && cat "$OUT/pcap-cm.txt"
