@@ -334,6 +334,8 @@ ernic_roce_create(struct rte_eth_dev *dev)
 	cfg.socket_id = p->socket;
 	/* QPs above pmtu= are refused: the port's MTU and TX pool fit it */
 	cfg.max_mtu = ernic_pmtu_code(p->args.pmtu);
+	cfg.ack_pkts = p->args.ack_pkts;
+	cfg.ack_us = p->args.ack_us;
 	/*
 	 * Zero-copy payload (header mbuf of tx_pool + attached payload and
 	 * tail mbufs of zc_pool): on by default (zero_copy=0 turns it off)

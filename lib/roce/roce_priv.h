@@ -293,6 +293,9 @@ struct roce_device {
 	uint64_t ev_dropped;
 	/** Congestion control parameters (roce_cc.c; relaxed atomics) */
 	uint32_t cc[ROCE_CC_PARAM_MAX];
+	/** ACK coalescing (cfg.ack_pkts/ack_us resolved): packets, TSC */
+	uint32_t ack_pkts;
+	uint64_t ack_tsc;
 	roce_event_observer_t ev_observer;	/**< under ev_lock */
 	void *ev_observer_ctx;
 	bool port_up;

@@ -923,6 +923,17 @@ exec_write(struct resp_ctx *c)
 	return RESP_DONE;
 }
 
+/* An ACK or a response for a later PSN acknowledges the held packets. */
+static void
+resp_ack_covered(struct roce_qp *qp)
+{
+	struct roce_resp_state *r = &qp->resp;
+
+	r->unacked = 0;
+	if (roce_timer_armed(&r->ack_timer))
+		roce_timer_cancel(roce_worker_timers(qp->w), &r->ack_timer);
+}
+
 /* READ: record the resource; roce_resp_run() streams the response. */
 static void
 exec_read(struct resp_ctx *c)
@@ -953,6 +964,7 @@ exec_read(struct resp_ctx *c)
 	r->epsn = roce_psn_next(res->last_psn);
 	/* the READ response acknowledges every earlier PSN */
 	r->ack_pending = false;
+	resp_ack_covered(qp);
 	roce_worker_resp_pending(c->w, qp);
 }
 
@@ -990,6 +1002,7 @@ exec_atomic(struct resp_ctx *c)
 	res->pending = true;
 	r->epsn = roce_psn_next(c->psn);
 	r->ack_pending = false;
+	resp_ack_covered(qp);
 	roce_worker_resp_pending(c->w, qp);
 }
 
@@ -1099,11 +1112,41 @@ step_ack(struct resp_ctx *c)
 		}
 		return RESP_DONE;
 	}
-	r->ack_pending = true;
 	r->ack_psn = c->psn;
 	r->ack_syndrome = roce_syndrome(ROCE_AETH_ACK, 0);	/* credits at send */
-	roce_worker_resp_pending(c->w, c->qp);
+	r->unacked++;
+	/*
+	 * Coalescing: at once when asked (AckReq) or at a message's end,
+	 * else after ack_pkts packets or ack_us after the first held one
+	 * (roce_device_config). Several in one poll still make one ACK.
+	 */
+	if (roce_bth_ackreq(roce_pkt_bth(c->pkt)) ||
+	    (c->flags & ROCE_OPF_LAST) || r->unacked >= c->qp->dev->ack_pkts) {
+		r->ack_pending = true;
+		roce_worker_resp_pending(c->w, c->qp);
+	} else if (!roce_timer_armed(&r->ack_timer) &&
+		   roce_timer_arm(roce_worker_timers(c->w), &r->ack_timer,
+				  c->w->now + c->qp->dev->ack_tsc) != 0) {
+		/* no timer left: do not hold it */
+		r->ack_pending = true;
+		roce_worker_resp_pending(c->w, c->qp);
+	}
 	return RESP_DONE;
+}
+
+/* A held ACK's time is up: it goes with the QP's next output. */
+static void
+resp_ack_expired(struct roce_timer *t, uint64_t now)
+{
+	struct roce_qp *qp = t->arg;
+	struct roce_resp_state *r = &qp->resp;
+
+	RTE_SET_USED(now);
+	if (r->unacked == 0 || r->ack_pending)
+		return;
+	r->ack_pending = true;
+	qp->w->cnt[ROCE_WCNT_RESP_ACKS_TIMED]++;
+	roce_worker_resp_pending(qp->w, qp);
 }
 
 /*
@@ -1378,6 +1421,7 @@ resp_send_ack(struct roce_qp *qp)
 		qp->stats.naks_tx++;
 	}
 	r->ack_pending = false;
+	resp_ack_covered(qp);
 	return 0;
 }
 
@@ -1471,6 +1515,8 @@ roce_resp_reset(struct roce_qp *qp)
 	r->ack_pending = false;
 	r->ack_psn = 0;
 	r->ack_syndrome = 0;
+	roce_resp_stop(qp);
+	roce_timer_init(&r->ack_timer, resp_ack_expired, qp);
 	r->res_head = 0;
 	r->res_count = 0;
 	for (i = 0; r->res != NULL && i < r->res_cap; i++)
@@ -1513,6 +1559,16 @@ roce_resp_flush_held(struct roce_qp *qp)
 	r->recv_off = 0;
 	r->in_message = false;
 	return ok;
+}
+
+void
+roce_resp_stop(struct roce_qp *qp)
+{
+	struct roce_resp_state *r = &qp->resp;
+
+	r->unacked = 0;
+	if (roce_timer_armed(&r->ack_timer))
+		roce_timer_cancel(roce_worker_timers(qp->w), &r->ack_timer);
 }
 
 void

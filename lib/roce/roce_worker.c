@@ -65,6 +65,7 @@ static const char *const worker_cnt_names[ROCE_WCNT_MAX] = {
 	[ROCE_WCNT_RESP_RD_ATOMIC_FULL] = "resp_rd_atomic_full",
 	[ROCE_WCNT_RESP_DUP_NO_RES] = "resp_drop_dup_no_resource",
 	[ROCE_WCNT_RESP_ACKS] = "resp_acks",
+	[ROCE_WCNT_RESP_ACKS_TIMED] = "resp_acks_timed",
 	[ROCE_WCNT_RESP_READ_PKTS] = "resp_read_resp_pkts",
 	[ROCE_WCNT_RESP_ATOMIC_ACKS] = "resp_atomic_acks",
 	[ROCE_WCNT_RESP_NO_MBUF] = "resp_no_mbuf",
@@ -151,8 +152,11 @@ roce_worker_create_socket(struct roce_device *dev, roce_tx_burst_t tx,
 	w->tx = tx;
 	w->tx_ctx = tx_ctx;
 	w->socket = socket;
-	/* per QP: retransmit, RNR wait, DCQCN increase and pacing wake-up */
-	if (roce_timers_init(&w->timers, 4 * max_qp + 64, socket) != 0)
+	/*
+	 * per QP: retransmit, RNR wait, DCQCN increase, pacing wake-up and
+	 * the responder's held ACK
+	 */
+	if (roce_timers_init(&w->timers, 5 * max_qp + 64, socket) != 0)
 		goto nomem;
 	/* a QP is in the doorbell ring at most once (its doorbell flag) */
 	w->db_ring = worker_ring_new("roce_db", max_qp, socket);
