@@ -82,6 +82,8 @@ enum {
 	ERNIC_XSTATS_ROCE_MAX = 256,	/**< worker counters in xstats */
 	ERNIC_XSTATS_CM_MAX = 160,	/**< CM, MAD, MR service, recoveries */
 	ERNIC_XSTATS_QPS = 64,		/**< QPs with "qp<qpn>_*" xstats */
+	/** "worker<i>_*" xstats of a port with several workers */
+	ERNIC_XSTATS_PER_WORKER = 3,
 };
 
 /**
