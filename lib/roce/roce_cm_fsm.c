@@ -25,7 +25,7 @@
  *      Timeout); a QP that does not move at the REP (REJ). REJ Stale
  *      Connection: to TIMEWAIT instead.
  *    to IDLE (passive, before the REP): reject, disconnect, destroy, the
- *      listener stops (REJ).
+ *      listener stops (REJ); the active side's REJ (it gave up).
  *    to TIMEWAIT (passive, REP out): REJ; DREQ (DREP); REP timeout or
  *      disconnect/destroy (REJ).
  *
@@ -231,7 +231,13 @@ const struct cm_cell cm_fsm[ROCE_CM_STATE_MAX][CM_IN_MAX] = {
 		/* the application is slow: ask for patience (IBTA 12.6.6) */
 		[CM_IN_RX_REQ] = TDUP(cm_step_req_mra, S_MRA_REQ_SENT),
 		[CM_IN_RX_REQ_STALE] = IGN,
-		RX_NO_CONN, NO_SIDR_RX,
+		[CM_IN_RX_MRA_REQ] = BAD, [CM_IN_RX_MRA_REP] = BAD,
+		[CM_IN_RX_MRA_OTHER] = BAD,
+		/* the active side gives up its REQ (figure 99) */
+		[CM_IN_RX_REJ] = TA(cm_step_rej_req, S_IDLE, S_TIMEWAIT),
+		[CM_IN_RX_REP] = BAD, [CM_IN_RX_RTU] = BAD,
+		[CM_IN_RX_DREQ] = BAD, [CM_IN_RX_DREP] = BAD,
+		NO_SIDR_RX,
 		[CM_IN_CONNECT] = ILL,
 		/* a QP that does not move or no send slot: IDLE */
 		[CM_IN_ACCEPT] = TA(cm_step_accept, S_REP_SENT, S_IDLE),
@@ -245,7 +251,13 @@ const struct cm_cell cm_fsm[ROCE_CM_STATE_MAX][CM_IN_MAX] = {
 	[S_MRA_REQ_SENT] = {
 		[CM_IN_RX_REQ] = TDUP(cm_step_req_mra, S_MRA_REQ_SENT),
 		[CM_IN_RX_REQ_STALE] = IGN,
-		RX_NO_CONN, NO_SIDR_RX,
+		[CM_IN_RX_MRA_REQ] = BAD, [CM_IN_RX_MRA_REP] = BAD,
+		[CM_IN_RX_MRA_OTHER] = BAD,
+		/* the active side gives up its REQ (figure 99) */
+		[CM_IN_RX_REJ] = TA(cm_step_rej_req, S_IDLE, S_TIMEWAIT),
+		[CM_IN_RX_REP] = BAD, [CM_IN_RX_RTU] = BAD,
+		[CM_IN_RX_DREQ] = BAD, [CM_IN_RX_DREP] = BAD,
+		NO_SIDR_RX,
 		[CM_IN_CONNECT] = ILL,
 		[CM_IN_ACCEPT] = TA(cm_step_accept, S_REP_SENT, S_IDLE),
 		[CM_IN_REJECT] = T(cm_step_reject, S_IDLE),

@@ -488,9 +488,18 @@ cm_rx_rej(struct roce_cm *cm, const struct roce_mad_rx *rx, uint64_t now)
 
 	roce_cm_rej_unpack(&rx->mad, &rej);
 	c.msg = &rej;
+	/*
+	 * The active side gives up its REQ before it knew our comm ID (REJ
+	 * Timeout of a disconnect or a REQ timeout, remote comm ID 0): the
+	 * request is found as its duplicates are, by the peer's comm ID
+	 */
+	if (rej.remote_comm_id == 0 && rej.msg_rejected == ROCE_CM_MSG_REQ)
+		c.id = cm_hk_find(cm, HK_RCID, rej.local_comm_id,
+				  rx->addr.remote_gid);
 	/* a REJ of our REQ may come before the peer has a comm ID: 0 */
-	c.id = cm_reply_id(&c, CM_IN_RX_REJ, rej.remote_comm_id,
-			   rej.local_comm_id, rej.local_comm_id != 0);
+	if (c.id == NULL)
+		c.id = cm_reply_id(&c, CM_IN_RX_REJ, rej.remote_comm_id,
+				   rej.local_comm_id, rej.local_comm_id != 0);
 	if (c.id != NULL)
 		cm_fsm_apply(&c, CM_IN_RX_REJ);
 }
@@ -516,8 +525,9 @@ cm_rej_report(struct cm_ctx *c, enum roce_cm_event_type type)
 }
 
 /*
- * Our REQ rejected: idle again (Linux cm_rej_handler), but for Stale
- * Connection (the peer still holds our QPN): timewait.
+ * Our REQ rejected, or the peer's REQ given up before we answered: idle
+ * again (Linux cm_rej_handler), but for Stale Connection (the peer still
+ * holds our QPN): timewait.
  */
 enum cm_out
 cm_step_rej_req(struct cm_ctx *c)

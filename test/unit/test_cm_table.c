@@ -144,12 +144,14 @@ static const struct spec_trans {
 	{ ROCE_CM_MRA_REQ_RCVD, CM_IN_TIMEOUT_REQ, ROCE_CM_IDLE, SAME },
 	/* passive: a REQ for the application */
 	{ ROCE_CM_REQ_RCVD, CM_IN_RX_REQ, ROCE_CM_MRA_REQ_SENT, SAME },
+	{ ROCE_CM_REQ_RCVD, CM_IN_RX_REJ, ROCE_CM_IDLE, ROCE_CM_TIMEWAIT },
 	{ ROCE_CM_REQ_RCVD, CM_IN_ACCEPT, ROCE_CM_REP_SENT, ROCE_CM_IDLE },
 	{ ROCE_CM_REQ_RCVD, CM_IN_REJECT, ROCE_CM_IDLE, SAME },
 	{ ROCE_CM_REQ_RCVD, CM_IN_DISCONNECT, ROCE_CM_IDLE, SAME },
 	{ ROCE_CM_REQ_RCVD, CM_IN_DESTROY, ROCE_CM_IDLE, SAME },
 	{ ROCE_CM_REQ_RCVD, CM_IN_LISTEN_STOP, ROCE_CM_IDLE, SAME },
 	{ ROCE_CM_MRA_REQ_SENT, CM_IN_RX_REQ, ROCE_CM_MRA_REQ_SENT, SAME },
+	{ ROCE_CM_MRA_REQ_SENT, CM_IN_RX_REJ, ROCE_CM_IDLE, ROCE_CM_TIMEWAIT },
 	{ ROCE_CM_MRA_REQ_SENT, CM_IN_ACCEPT, ROCE_CM_REP_SENT, ROCE_CM_IDLE },
 	{ ROCE_CM_MRA_REQ_SENT, CM_IN_REJECT, ROCE_CM_IDLE, SAME },
 	{ ROCE_CM_MRA_REQ_SENT, CM_IN_DISCONNECT, ROCE_CM_IDLE, SAME },
@@ -781,11 +783,65 @@ test_live_cells(void)
 	env_destroy(w.e);
 }
 
+/*
+ * The active side gives up a request the passive application has not
+ * answered (disconnect, destroy or REQ timeout: a REJ Timeout whose remote
+ * comm ID is 0, the active side never learnt ours): the pending request is
+ * rejected (REQ_RCVD or MRA_REQ_SENT to IDLE, IBTA 12.9.6 figure 99), the
+ * application told, the listener's backlog freed.
+ */
+static void
+test_req_abandoned(void)
+{
+	struct roce_cm_event *ev;
+	struct roce_cm_id *a, *p;
+	struct cm_env *e = env_create(0, 0);
+	unsigned int from;
+	int mra;
+
+	env_listen(e, 1, 1);	/* a backlog of one */
+	for (mra = 0; mra < 2; mra++) {
+		from = e->s[1].nev;
+		qp_reset(e->s[0].qp);
+		CU_ASSERT_EQUAL_FATAL(env_connect(e, 0, &a, NULL, 0), 0);
+		ev = wait_ev(e, &e->s[1], ROCE_CM_EVENT_CONNECT_REQUEST, from);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(ev);
+		p = ev->id;
+		if (mra) {	/* the REQ again: MRA_REQ_SENT */
+			e->l->tsc = roce_cm_next_deadline(e->s[0].cm);
+			settle(e);
+		}
+		CU_ASSERT_EQUAL(roce_cm_id_state(p), mra ?
+				ROCE_CM_MRA_REQ_SENT : ROCE_CM_REQ_RCVD);
+		CU_ASSERT_EQUAL(roce_cm_disconnect(a, e->l->tsc), 0);
+		CU_ASSERT_EQUAL(roce_cm_id_state(a), ROCE_CM_IDLE);
+		settle(e);
+		CU_ASSERT_EQUAL(roce_cm_id_state(p), ROCE_CM_IDLE);
+		ev = find_ev(&e->s[1], ROCE_CM_EVENT_REJECTED, from);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(ev);
+		CU_ASSERT_PTR_EQUAL(ev->id, p);
+		CU_ASSERT_EQUAL(ev->rej_reason, ROCE_CM_REJ_TIMEOUT);
+		/* too late to accept */
+		CU_ASSERT_EQUAL(roce_cm_destroy_id(p, e->l->tsc), 0);
+		CU_ASSERT_EQUAL(roce_cm_destroy_id(a, e->l->tsc), 0);
+	}
+	/* the backlog is free: a third request is delivered */
+	from = e->s[1].nev;
+	qp_reset(e->s[0].qp);
+	CU_ASSERT_EQUAL_FATAL(env_connect(e, 0, &a, NULL, 0), 0);
+	CU_ASSERT_PTR_NOT_NULL(wait_ev(e, &e->s[1],
+				       ROCE_CM_EVENT_CONNECT_REQUEST, from));
+	CU_ASSERT_EQUAL(roce_cm_counter(e->s[1].cm, "cm_req_backlog_full"), 0);
+	env_destroy(e);
+}
+
 static CU_TestInfo table_tests[] = {
 	{ "every cell written, of its input's kinds", test_table_shape },
 	{ "its transitions are the spec's", test_table_spec },
 	{ "cells read from the table", test_table_cells },
 	{ "REP in REQ_SENT, DREQ in ESTABLISHED, live", test_live_cells },
+	{ "a request the active side gives up is rejected",
+	  test_req_abandoned },
 	{ "every transition driven and checked", test_walk },
 	CU_TEST_INFO_NULL,
 };
