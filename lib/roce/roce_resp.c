@@ -459,38 +459,29 @@ resp_scatter(struct roce_qp *qp, const struct roce_recv_wqe *wqe, uint32_t off,
 	     const struct rte_mbuf *m, uint32_t src_off, const uint8_t *flat,
 	     uint32_t len)
 {
+	struct roce_sge_walk w;
 	struct roce_key_ref ref;
-	uint32_t i, soff, n;
 	enum roce_err e;
 
 	if ((uint64_t)off + len > wqe->length)
 		return ROCE_ERR_LOC_LEN;
-	for (i = 0; i < wqe->num_sge && len != 0; i++) {
-		const struct roce_sge *sge = &wqe->sge[i];
-
-		if (off >= sge->length) {
-			off -= sge->length;
-			continue;
-		}
-		soff = off;
-		n = RTE_MIN(len, sge->length - soff);
-		e = roce_key_check_local_cached(qp->dev, qp->pd, sge->lkey,
-						sge->addr + soff, n,
-						ROCE_ACCESS_LOCAL_WRITE, &ref,
-						&qp->resp.lkc);
+	roce_sge_walk_init(&w, wqe->sge, wqe->num_sge, off, len);
+	while (roce_sge_walk_next(&w)) {
+		e = roce_key_check_local_cached(qp->dev, qp->pd,
+						wqe->sge[w.i].lkey, w.addr,
+						w.n, ROCE_ACCESS_LOCAL_WRITE,
+						&ref, &qp->resp.lkc);
 		if (e != ROCE_OK)
 			return ROCE_ERR_LOC_PROT;
 		if (flat != NULL) {
-			memcpy(ref.host, flat, n);
-			flat += n;
+			memcpy(ref.host, flat, w.n);
+			flat += w.n;
 		} else {
-			mbuf_copy_out(m, src_off, ref.host, n);
-			src_off += n;
+			mbuf_copy_out(m, src_off, ref.host, w.n);
+			src_off += w.n;
 		}
-		len -= n;
-		off = 0;
 	}
-	return len == 0 ? ROCE_OK : ROCE_ERR_LOC_LEN;
+	return w.len == 0 ? ROCE_OK : ROCE_ERR_LOC_LEN;
 }
 
 /* ------------------------------------------------------------------ */
