@@ -81,16 +81,6 @@ struct comp_ctx {
 /* Time                                                               */
 /* ------------------------------------------------------------------ */
 
-uint64_t
-roce_ns_to_tsc(uint64_t ns)
-{
-	uint64_t hz = rte_get_tsc_hz();
-
-	/* split so that neither product overflows for ns < 2^44, hz < 2^40 */
-	return (ns / 1000000) * hz / 1000 +
-	       (ns % 1000000) * hz / 1000000000;
-}
-
 /** Local ACK timeout: 4.096 us * 2^timeout (IBTA 9.7.6.1.1), 0: none. */
 static uint64_t
 comp_timeout_tsc(const struct roce_qp *qp)

@@ -838,6 +838,8 @@ int roce_worker_exec(struct roce_worker *w, roce_worker_fn fn, void *arg);
 
 /** Queue one frame for transmission at the end of this poll (worker only). */
 void roce_worker_tx(struct roce_worker *w, struct rte_mbuf *m);
+/** Hand the batched frames to the driver's callback (roce_worker_io.c). */
+void roce_worker_tx_flush(struct roce_worker *w);
 
 /** Tell the worker a QP has send work (any thread: doorbell). */
 void roce_worker_doorbell(struct roce_worker *w, struct roce_qp *qp);
