@@ -508,6 +508,27 @@ ernic_recovery_forget(struct ernic_port *p, const struct roce_cm_id *id)
 		conn_free(r, c);
 }
 
+void
+ernic_recovery_withdraw(struct ernic_port *p, const struct roce_cm_id *id,
+			const struct roce_cm_listener *l, uint64_t now)
+{
+	struct ernic_recovery *r = p->ctrl.rec;
+	uint32_t i;
+
+	if (r == NULL)
+		return;
+	/* the application never saw these requests: their ids are rejected */
+	for (i = r->ev_head; l != NULL && i != r->ev_tail; i++) {
+		const struct roce_cm_event *ev = &r->evq[i % REC_EVQ];
+
+		if (ev->type == ROCE_CM_EVENT_CONNECT_REQUEST &&
+		    ev->listener == l)
+			roce_cm_destroy_id(ev->id, now);
+	}
+	roce_cm_events_withdraw(r->evq, REC_EVQ, r->ev_head, &r->ev_tail, id,
+				l);
+}
+
 int
 ernic_recovery_create(struct ernic_port *p)
 {
