@@ -21,7 +21,6 @@
 #include "roce_qp.h"
 #include "rte_pmd_ernic.h"
 #include "rte_pmd_ernic_cm.h"
-#include "rte_pmd_fault.h"
 
 RTE_LOG_REGISTER(ernic_logtype, pmd.net.ernic, NOTICE);
 RTE_LOG_REGISTER(ernic_logtype_rxtx, pmd.net.ernic.rxtx, NOTICE);
@@ -428,8 +427,28 @@ ernic_mc_filter(struct ernic_port *p)
  * RX queues, one each per worker, and no spare TX queue: the
  * application's frames go out through worker 0 (out_ring). Any other
  * driver gets a TX queue per worker plus one for the application. A
- * net_fault wrapper passes its queues through: the port below it decides.
+ * wrapper port that passes its queues through to a port it owns (as
+ * net_fault does: ethdev ownership under the wrapper's name) is decided
+ * by the port below it.
  */
+static int
+ernic_port_below(uint16_t wrapper)
+{
+	char name[RTE_ETH_NAME_MAX_LEN];
+	struct rte_eth_dev_owner o;
+	uint16_t pid;
+
+	if (rte_eth_dev_get_name_by_port(wrapper, name) != 0)
+		return -ENODEV;
+	for (pid = 0; pid < RTE_MAX_ETHPORTS; pid++)
+		if (pid != wrapper && rte_eth_dev_is_valid_port(pid) &&
+		    rte_eth_dev_owner_get(pid, &o) == 0 &&
+		    o.id != RTE_ETH_DEV_NO_OWNER &&
+		    strcmp(o.name, name) == 0)
+			return pid;
+	return -ENODEV;
+}
+
 static bool
 ernic_under_paired_queues(uint16_t under, const struct rte_eth_dev_info *ui)
 {
@@ -440,9 +459,8 @@ ernic_under_paired_queues(uint16_t under, const struct rte_eth_dev_info *ui)
 
 	if (ui->driver_name == NULL)
 		return false;
-	below = rte_pmd_fault_underlying_port(under);
-	if (below >= 0 && below != under &&
-	    rte_eth_dev_info_get((uint16_t)below, &bi) == 0)
+	below = ernic_port_below(under);
+	if (below >= 0 && rte_eth_dev_info_get((uint16_t)below, &bi) == 0)
 		return ernic_under_paired_queues((uint16_t)below, &bi);
 	for (i = 0; i < RTE_DIM(paired); i++)
 		if (strcmp(ui->driver_name, paired[i]) == 0)
