@@ -3,12 +3,13 @@
 """The public API as DPDK keeps it, checked on the build.
 
 public_api.py symbols CC SO ARCHIVE MAP HEADER... -- -IDIR...
-    librte_net_ernic.so exports exactly what its version map lists, and
-    the map lists exactly what the installed headers declare (functions
-    and extern objects, not static inline ones): the rte_pmd_*.h functions
-    in the EXPERIMENTAL node, libroce's (the library inside the driver) in
-    the LIBROCE_0 node, nothing else global (local: *). In the objects of
-    the PMD (ARCHIVE, libernic.a: the link merges the sections), the
+    the loadable driver SO (librte_net_ernic.so, librte_net_fault.so)
+    exports exactly what its version map lists, and the map lists exactly
+    what the installed headers declare (functions and extern objects, not
+    static inline ones): the rte_pmd_*.h functions in the EXPERIMENTAL
+    node, libroce's (the library inside net_ernic) in the LIBROCE_0 node,
+    nothing else global (local: *). In the objects of the PMD (ARCHIVE,
+    libernic.a or libfault.a: the link merges the sections), the
     EXPERIMENTAL functions and only they are in .text.experimental
     (__rte_experimental), and a program that calls them without
     ALLOW_EXPERIMENTAL_API is told, function by function
@@ -179,10 +180,11 @@ def symbols(argv):
     for b in bad:
         print("FAIL: " + b)
     if not bad:
-        print("ok: %s exports %d functions (EXPERIMENTAL) and %d symbols of "
-              "libroce (LIBROCE_0), nothing else; every EXPERIMENTAL one is "
-              "__rte_experimental" % (os.path.basename(so), len(exp),
-                                      len(roce)))
+        print("ok: %s exports %d functions (EXPERIMENTAL)%s, nothing else; "
+              "every EXPERIMENTAL one is __rte_experimental" %
+              (os.path.basename(so), len(exp),
+               " and %d symbols of libroce (LIBROCE_0)" % len(roce)
+               if "LIBROCE_0" in nodes else ""))
     return 1 if bad else 0
 
 
