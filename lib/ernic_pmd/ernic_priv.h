@@ -377,6 +377,10 @@ struct ernic_port *ernic_port_get(uint16_t port_id);
 uint64_t ernic_cnt_sum(const struct ernic_port *p, enum ernic_cnt c);
 /** Fill the GID table from MAC, ip= and ip6= (Linux RoCE order). */
 void ernic_gid_table_build(struct ernic_port *p);
+/* ernic_under.c: the underlying port's queues, configuration, MTU, MAC */
+int ernic_under_setup(struct rte_eth_dev *dev);
+/** Give the underlying port our solicited-node multicast MACs. */
+void ernic_mc_filter(struct ernic_port *p);
 /** The path MTU code of a pmtu= value (256..4096, checked by the parser). */
 enum roce_mtu ernic_pmtu_code(uint16_t pmtu);
 
