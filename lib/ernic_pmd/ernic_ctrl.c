@@ -28,7 +28,7 @@
 
 #include "ernic_priv.h"
 #include "roce_cm.h"
-#include "roce_worker.h"
+#include "roce_driver.h"
 #include "rte_pmd_ernic.h"
 #include "rte_pmd_ernic_cm.h"
 

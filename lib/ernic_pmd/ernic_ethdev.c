@@ -18,7 +18,7 @@
 
 #include "ernic_priv.h"
 #include "ernic_regs.h"
-#include "roce_qp.h"
+#include "roce_driver.h"
 #include "rte_pmd_ernic.h"
 #include "rte_pmd_ernic_cm.h"
 
@@ -630,55 +630,20 @@ ernic_stats_reset(struct rte_eth_dev *dev)
  * - with several workers, "worker<i>_rx_roce", "_tx_roce" and
  *   "_busy_polls" of each (the port's counters are their sums);
  * - "qp<qpn>_<counter>" for the first ERNIC_XSTATS_QPS QPs of the
- *   device's QPN table in QPN order (struct roce_qp_stats).
+ *   device's QPN table in QPN order (roce_qp_stat_table[] and "sr_on").
  * The per-QP part follows the QPs: its length changes when QPs are
  * created or destroyed, so read the names again when the count changes.
  * The QPN table is read as the RX dispatch and the telemetry read it
  * (acquire loads, from any thread): a QP destroyed during the read may be
  * reported with stale values.
  */
-/* Not a counter: 1 while the QP runs selective repeat (roce_sr.h). */
-#define ERNIC_QP_XSTAT_SR_ON SIZE_MAX
-
-static const struct {
-	const char *name;
-	size_t off;		/**< in struct roce_qp_stats, or ERNIC_QP_XSTAT_* */
-	bool gauge;		/**< a state, not counted from the reset */
-} qp_xstats[] = {
-	{ "tx_pkts", offsetof(struct roce_qp_stats, tx_pkts) },
-	{ "tx_bytes", offsetof(struct roce_qp_stats, tx_bytes) },
-	{ "rx_pkts", offsetof(struct roce_qp_stats, rx_pkts) },
-	{ "rx_bytes", offsetof(struct roce_qp_stats, rx_bytes) },
-	{ "retrans_pkts", offsetof(struct roce_qp_stats, retrans_pkts) },
-	{ "timeouts", offsetof(struct roce_qp_stats, timeouts) },
-	{ "rnr_naks_rx", offsetof(struct roce_qp_stats, rnr_naks_rx) },
-	{ "rnr_naks_tx", offsetof(struct roce_qp_stats, rnr_naks_tx) },
-	{ "naks_rx", offsetof(struct roce_qp_stats, naks_rx) },
-	{ "naks_tx", offsetof(struct roce_qp_stats, naks_tx) },
-	{ "acks_rx", offsetof(struct roce_qp_stats, acks_rx) },
-	{ "acks_tx", offsetof(struct roce_qp_stats, acks_tx) },
-	{ "dup_requests", offsetof(struct roce_qp_stats, dup_requests) },
-	{ "out_of_seq", offsetof(struct roce_qp_stats, out_of_seq) },
-	{ "rx_drops", offsetof(struct roce_qp_stats, rx_drops) },
-	{ "wr_flushed", offsetof(struct roce_qp_stats, wr_flushed) },
-	{ "tx_zc_pkts", offsetof(struct roce_qp_stats, tx_zc_pkts) },
-	{ "ce_rx", offsetof(struct roce_qp_stats, ce_rx) },
-	{ "cnp_tx", offsetof(struct roce_qp_stats, cnp_tx) },
-	{ "cnp_rx", offsetof(struct roce_qp_stats, cnp_rx) },
-	{ "cc_cuts", offsetof(struct roce_qp_stats, cc_cuts) },
-	{ "cc_pace_stalls", offsetof(struct roce_qp_stats, cc_pace_stalls) },
-	{ "cc_rate_mbps", offsetof(struct roce_qp_stats, cc_rate_mbps), true },
-	{ "sr_ooo_accepted", offsetof(struct roce_qp_stats, sr_ooo_accepted) },
-	{ "sr_sack_sent", offsetof(struct roce_qp_stats, sr_sack_tx) },
-	{ "sr_sack_received", offsetof(struct roce_qp_stats, sr_sack_rx) },
-	{ "sr_retx_pkts", offsetof(struct roce_qp_stats, sr_retx_pkts) },
-	{ "gbn_retx_pkts", offsetof(struct roce_qp_stats, gbn_retx_pkts) },
-	{ "sr_skipped", offsetof(struct roce_qp_stats, sr_skipped) },
-	{ "sr_tail_probes", offsetof(struct roce_qp_stats, sr_tail_probes) },
-	{ "sr_on", ERNIC_QP_XSTAT_SR_ON, true },
-};
-
-#define ERNIC_XSTATS_PER_QP RTE_DIM(qp_xstats)
+/*
+ * Per QP: the counters of roce_qp_stat_table[] (lib/roce's one list of
+ * their names), then "sr_on", not a counter: 1 while the QP runs
+ * selective repeat (roce_sr.h).
+ */
+#define ERNIC_QP_XSTAT_SR_ON ROCE_QP_STAT_NB
+#define ERNIC_XSTATS_PER_QP (ROCE_QP_STAT_NB + 1)
 #define ERNIC_XSTATS_MAX (ERNIC_CNT_MAX + ERNIC_XSTATS_ROCE_MAX + \
 			  ERNIC_XSTATS_CM_MAX + \
 			  ERNIC_MAX_WORKERS * ERNIC_XSTATS_PER_WORKER + \
@@ -706,17 +671,14 @@ static unsigned int
 ernic_xstats_qps(const struct ernic_port *p,
 		 const struct roce_qp *qps[ERNIC_XSTATS_QPS])
 {
-	const struct roce_device *dev = p->rdev;
 	const struct roce_qp *qp;
 	unsigned int n = 0;
-	uint32_t i;
+	uint32_t qpn = 0;
 
-	if (dev == NULL || dev->qp_table == NULL)
-		return 0;
-	for (i = 0; i <= dev->qpn_mask && n < ERNIC_XSTATS_QPS; i++) {
-		qp = __atomic_load_n(&dev->qp_table[i], __ATOMIC_ACQUIRE);
-		if (qp != NULL && qp->qpn == i)
-			qps[n++] = qp;
+	while (n < ERNIC_XSTATS_QPS &&
+	       (qp = roce_qp_next(p->rdev, &qpn)) != NULL) {
+		qps[n++] = qp;
+		qpn++;
 	}
 	return n;
 }
@@ -781,14 +743,26 @@ ernic_xstats_port_values(const struct ernic_port *p, uint64_t *v)
 static uint64_t
 ernic_qp_stat(const struct roce_qp *qp, unsigned int k)
 {
-	const uint64_t *s;
+	struct roce_qp_snapshot snap;
 
-	if (qp_xstats[k].off == ERNIC_QP_XSTAT_SR_ON)
-		return qp->type == ROCE_QPT_RC &&
-		       __atomic_load_n(&qp->attr.selective_repeat,
-				       __ATOMIC_RELAXED) != 0;
-	s = RTE_PTR_ADD(&qp->stats, qp_xstats[k].off);
-	return __atomic_load_n(s, __ATOMIC_RELAXED);
+	if (k == ERNIC_QP_XSTAT_SR_ON) {
+		roce_qp_snapshot(qp, &snap);
+		return snap.sr_on;
+	}
+	return roce_qp_stat(qp, roce_qp_stat_table[k].off);
+}
+
+static const char *
+ernic_qp_stat_name(unsigned int k)
+{
+	return k == ERNIC_QP_XSTAT_SR_ON ? "sr_on" : roce_qp_stat_table[k].name;
+}
+
+/* A level, not counted from the last reset. */
+static bool
+ernic_qp_stat_gauge(unsigned int k)
+{
+	return k == ERNIC_QP_XSTAT_SR_ON || roce_qp_stat_table[k].gauge;
 }
 
 static int
@@ -829,7 +803,8 @@ ernic_xstats_get_names(struct rte_eth_dev *dev,
 	for (i = 0; i < nb_qp; i++)
 		for (k = 0; k < ERNIC_XSTATS_PER_QP; k++)
 			snprintf(names[n++].name, sizeof(names[0].name),
-				 "qp%u_%s", qps[i]->qpn, qp_xstats[k].name);
+				 "qp%u_%s", roce_qp_num(qps[i]),
+				 ernic_qp_stat_name(k));
 	ernic_xstats_read_end(p, slot);
 	return n;
 }
@@ -878,8 +853,9 @@ ernic_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xs,
 	for (i = 0; i < nb_qp; i++)
 		for (k = 0; k < ERNIC_XSTATS_PER_QP; k++, n++) {
 			val = ernic_qp_stat(qps[i], k);
-			base = qp_xstats[k].gauge ? 0 :
-				ernic_xstats_qp_base(p, qps[i]->qpn, k);
+			base = ernic_qp_stat_gauge(k) ? 0 :
+				ernic_xstats_qp_base(p, roce_qp_num(qps[i]),
+						     k);
 			/* a QPN reused since the reset: a new QP, from 0 */
 			xs[n].id = n;
 			xs[n].value = val >= base ? val - base : val;
@@ -908,7 +884,7 @@ ernic_xstats_reset(struct rte_eth_dev *dev)
 	nb_qp = ernic_xstats_qps(p, qps);
 	b = p->xs_base + nb_port;
 	for (i = 0; i < nb_qp; i++) {
-		p->xs_base_qpn[i] = qps[i]->qpn;
+		p->xs_base_qpn[i] = roce_qp_num(qps[i]);
 		for (k = 0; k < ERNIC_XSTATS_PER_QP; k++)
 			*b++ = ernic_qp_stat(qps[i], k);
 	}

@@ -30,7 +30,7 @@
 
 #include "ernic_priv.h"
 #include "roce_cm.h"
-#include "roce_qp.h"
+#include "roce_driver.h"
 #include "rte_pmd_ernic.h"
 #include "rte_pmd_ernic_cm.h"
 
@@ -387,6 +387,7 @@ void
 ernic_recovery_run(struct ernic_port *p, uint64_t now)
 {
 	struct ernic_recovery *r = p->ctrl.rec;
+	struct roce_qp_snapshot snap;
 	struct roce_cm_event *ev;
 	struct rec_conn *c;
 	uint32_t i;
@@ -407,8 +408,9 @@ ernic_recovery_run(struct ernic_port *p, uint64_t now)
 		c = &r->conn[i];
 		switch (c->state) {
 		case REC_WATCH:
-			if (__atomic_load_n(&c->qp->state, __ATOMIC_ACQUIRE) ==
-			    ROCE_QPS_ERR)
+			/* the state is exact in any thread's snapshot */
+			roce_qp_snapshot(c->qp, &snap);
+			if (snap.state == ROCE_QPS_ERR)
 				conn_broken(r, c, -EIO, now);
 			break;
 		case REC_BACKOFF:
