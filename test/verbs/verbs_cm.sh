@@ -189,7 +189,8 @@ refused refused_rc RDMA_CM_EVENT_REJECTED rping -c -a 198.18.0.1 -C 1 -p @Q
 refused refused_ud RDMA_CM_EVENT_UNREACHABLE udaddy -s 198.18.0.1
 
 # telemetry query: prints the value of each name given, from /ernic/cm
-# (counters), /ernic/qp/list (QPs) and /eal/heap_info (allocations)
+# (counters), /ernic/qp/list (QPs), /eal/heap_info (allocations) and
+# /ethdev/stats (ipackets) of the last port
 tel_read() {
 	python3 - "$tel" "$@" <<'EOF'
 import json, socket, sys
@@ -203,8 +204,10 @@ port = q('/ethdev/list')['/ethdev/list'][-1]
 cm = q('/ernic/cm,%d' % port)['/ernic/cm']['counters']
 qps = q('/ernic/qp/list,%d' % port)['/ernic/qp/list']
 heap = q('/eal/heap_info,0')['/eal/heap_info']
+st = q('/ethdev/stats,%d' % port)['/ethdev/stats']
 val = {'qps': len(qps) if isinstance(qps, list) else len(qps.get('qps', [])),
-       'heap_allocs': heap.get('Alloc_count', 0)}
+       'heap_allocs': heap.get('Alloc_count', 0),
+       'ipackets': st.get('ipackets', 0)}
 val.update(cm)
 print(' '.join(str(val[n]) for n in sys.argv[2:]))
 EOF
@@ -229,22 +232,25 @@ if selected peer_killed; then
 			ib_write_bw -R -F -s 4096 -n 5000000 -p "$port" 198.18.0.1 \
 			>"$tmp/c.out" 2>&1 &
 		cpid=$!
-		# streaming: the server's CM saw the connection established
-		# (the tools' own output is buffered until they end)
+		# streaming: the connection is established and the server's
+		# port received 20,000 frames, far more than the tools' own
+		# exchange over the QP (a server killed during that exchange
+		# leaves the client waiting for a SEND: nothing to time out);
+		# the tools' output is buffered until they end
 		est=0
-		for i in $(seq 200); do
-			est=$(tel_read cm_established 2>/dev/null)
-			[ "${est:-0}" -ge 1 ] 2>/dev/null && break
+		for i in $(seq 300); do
+			read -r est rx <<<"$(tel_read cm_established ipackets 2>/dev/null)"
+			[ "${est:-0}" -ge 1 ] 2>/dev/null &&
+				[ "${rx:-0}" -ge 20000 ] 2>/dev/null && break
 			sleep 0.1
 		done
-		sleep 1
 		kill_server
 		ms=$(date +%s%N)
 		wait "$cpid"
 		crc=$?
 		ms=$((($(date +%s%N) - ms) / 1000000))
-		if [ "${est:-0}" != 1 ]; then
-			fail "peer_killed: no connection (established: ${est:-none})"
+		if [ "${est:-0}" -lt 1 ] || [ "${rx:-0}" -lt 20000 ]; then
+			fail "peer_killed: no stream (established: ${est:-none}, frames received: ${rx:-none})"
 		elif [ $crc -eq 0 ] || [ $crc -eq 124 ] || [ $ms -gt 20000 ]; then
 			fail "peer_killed: the client ended $ms ms after the server, status $crc"
 		else
