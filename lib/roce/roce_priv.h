@@ -243,7 +243,7 @@ struct roce_key_entry {
 	 * are counted apart, in roce_device::zc_dropped, by whichever core
 	 * frees them, so that no cache line crosses cores per packet.
 	 * Deregistration waits for roce_key_zc_inflight() == 0 before the
-	 * memory is handed back (lib/ernic_pmd/ernic_mr_svc.c).
+	 * memory is handed back (lib/ernic_pmd/ctrl/ernic_mr_svc.c).
 	 */
 	uint32_t zc_taken;
 };

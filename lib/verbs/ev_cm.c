@@ -2,7 +2,7 @@
 /*
  * rdma_cm: the librdmacm ABI of rdma-core 44 over the connection manager
  * of the net_ernic ports (the IB CM on QP1 with the rdma_cm IP
- * conventions, lib/roce/roce_cm.h, run by each port's control core).
+ * conventions, lib/roce/cm/roce_cm.h, run by each port's control core).
  *
  *   program                       this file                 net_ernic port
  *   rdma_create_id()        ->    struct ev_cm_id

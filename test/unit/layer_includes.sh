@@ -13,11 +13,11 @@ root=${1:?usage: layer_includes.sh SOURCE_ROOT}
 cd "$root" || exit 1
 # the installed headers: the quoted names of the roce_headers = files(...)
 public=$(awk '/^roce_headers = files\(/ { on = 1 } on { print } on && /\)/ { exit }' \
-	lib/roce/meson.build | grep -o "'roce_[a-z0-9_]*\.h'" | tr -d "'")
+	lib/roce/meson.build | grep -o "roce_[a-z0-9_]*\.h'" | tr -d "'")
 [ -n "$public" ] || { echo "FAIL: no roce_headers list in lib/roce/meson.build"; exit 1; }
 bad=0
 checked=0
-for f in $(git ls-files 'lib/ernic_pmd/*.[ch]' 'lib/verbs/*.[ch]' \
+for f in $(git ls-files 'lib/ernic_pmd/*.[ch]' 'lib/ernic_pmd/*/*.[ch]' 'lib/verbs/*.[ch]' \
 		'lib/ernic_env/*.[ch]' 'lib/fault_pmd/*.[ch]' 'app/*.[ch]' \
 		2>/dev/null || find lib/ernic_pmd lib/verbs lib/ernic_env \
 		lib/fault_pmd app -name '*.[ch]'); do

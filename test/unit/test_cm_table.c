@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The CM's state machine table (lib/roce/roce_cm_fsm.c) walked: every
+ * The CM's state machine table (lib/roce/cm/roce_cm_fsm.c) walked: every
  * (state, input) cell is written and of a kind its input may have, a few
  * cells read directly, and every transition driven on two CMs over the fake
  * link (cm_env.h), each checked against its cell: the cell was the one

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Completion events (lib/roce/roce_cq.c): completion channels, arming with
+ * Completion events (lib/roce/objects/roce_cq.c): completion channels, arming with
  * roce_req_notify_cq(), one event per arm, roce_get_cq_event() and
  * roce_ack_cq_events(), detaching/destroying with pending events, and a
  * producer thread against a consumer that sleeps on the channel's fd

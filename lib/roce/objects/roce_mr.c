@@ -913,7 +913,7 @@ roce_mw_unbind_qp(struct roce_qp *qp)
 }
 
 /* ------------------------------------------------------------------ */
-/* Fixed keys: the ERNIC PD table (lib/ernic_pmd/ernic_regs_flow.c)    */
+/* Fixed keys: the ERNIC PD table (lib/ernic_pmd/regs/ernic_regs_flow.c)    */
 /* ------------------------------------------------------------------ */
 
 int
