@@ -650,8 +650,10 @@ iop_peer_acquire() {
 
 # iop_peer_reset_ns: the peer's namespace as peer.sh made it: only lo and
 # the two taps (whatever a case added deleted), the RoCE tap out of any
-# bridge and unaddressed, the side-channel tap down and unaddressed, the
-# sysctls cases change back to their defaults, no neighbour entries.
+# bridge and unaddressed, the side-channel tap down and unaddressed, lo
+# without a global address (the IPv6 cases of the stock rdma_cm tools add
+# one), the sysctls cases change back to their defaults, no neighbour
+# entries.
 iop_peer_reset_ns() {
 	local l
 	for l in $(ip -n "$IOP_NS" -o link show 2>/dev/null | awk -F': ' '{print $2}' | cut -d@ -f1); do
@@ -662,6 +664,7 @@ iop_peer_reset_ns() {
 		ip -n "$IOP_NS" addr flush dev "$PEER_RTAP"
 		ip -n "$IOP_NS" addr flush dev "$PEER_OTAP"
 		ip -n "$IOP_NS" link set "$PEER_OTAP" down
+		ip -n "$IOP_NS" addr flush dev lo scope global
 		ip netns exec "$IOP_NS" sysctl -qw net.ipv4.conf.all.arp_ignore=0
 		ip -n "$IOP_NS" neigh flush dev "$PEER_RTAP"
 		ip -n "$IOP_NS" neigh flush dev "$PEER_OTAP"
