@@ -80,6 +80,7 @@ bench_create(struct bench *b)
 	struct roce_qp_init_attr ia;
 	uint64_t nsamp, avail;
 	uint32_t i, depth;
+	int nw;
 	int ret;
 
 	b->nqps = o->num_qps;
@@ -136,8 +137,17 @@ bench_create(struct bench *b)
 			  b->buf_size);
 		return -ENOMEM;
 	}
-	/* each QP's send half is filled with a pattern */
-	memset(b->buf, 0x5a, b->buf_size / 2);
+	/* each QP's send half is filled with a pattern (--check: its own) */
+	if (o->check)
+		for (i = 0; i < b->nqps; i++) {
+			uint8_t *a = b->buf + (uint64_t)i * b->qp_buf;
+			uint64_t k;
+
+			for (k = 0; k < b->qp_buf; k++)
+				a[k] = bench_check_byte(i, k);
+		}
+	else
+		memset(b->buf, 0x5a, b->buf_size / 2);
 	b->mr = roce_reg_mr(b->pd, b->buf, b->buf_size,
 			    ROCE_ACCESS_LOCAL_WRITE | ROCE_ACCESS_REMOTE_WRITE |
 			    ROCE_ACCESS_REMOTE_READ |
@@ -146,10 +156,36 @@ bench_create(struct bench *b)
 		BENCH_ERR(b, "roce_reg_mr: %s\n", rte_strerror(rte_errno));
 		return -rte_errno;
 	}
-	depth = RTE_MAX(o->tx_depth, 1u) * b->nqps;
-	b->scq = roce_create_cq(b->w, RTE_MAX(depth, 16u));
-	depth = RTE_MAX(o->rx_depth, 1u) * b->nqps;
-	b->rcq = roce_create_cq(b->w, RTE_MAX(depth, 16u));
+	/*
+	 * QPs over the port's workers (a worker runs on its own lcore with
+	 * lcores=); with -e, one completion channel serves worker 0's CQs
+	 */
+	nw = rte_pmd_ernic_nb_workers(b->port_id);
+	b->nw = o->events || nw < 1 ? 1 : (uint32_t)nw;
+	b->nw = RTE_MIN(b->nw, b->nqps);
+	b->nw = RTE_MIN(b->nw, (uint32_t)BENCH_MAX_WORKERS);
+	for (i = 0; i < b->nw; i++) {
+		struct roce_worker *w = rte_pmd_ernic_get_worker(b->port_id,
+								(uint16_t)i);
+		uint32_t nq = b->nqps / b->nw + (i < b->nqps % b->nw);
+
+		if (w == NULL) {
+			BENCH_ERR(b, "port %s: no worker %u: %s\n",
+				  b->port_name, i, rte_strerror(rte_errno));
+			return -ENODEV;
+		}
+		depth = RTE_MAX(o->tx_depth, 1u) * nq;
+		b->wscq[i] = roce_create_cq(w, RTE_MAX(depth, 16u));
+		depth = RTE_MAX(o->rx_depth, 1u) * nq;
+		b->wrcq[i] = roce_create_cq(w, RTE_MAX(depth, 16u));
+		if (b->wscq[i] == NULL || b->wrcq[i] == NULL) {
+			BENCH_ERR(b, "cannot create the CQs of worker %u: %s\n",
+				  i, rte_strerror(rte_errno));
+			return -ENOMEM;
+		}
+	}
+	b->scq = b->wscq[0];
+	b->rcq = b->wrcq[0];
 	b->qp = calloc(b->nqps, sizeof(*b->qp));
 	b->my = calloc(b->nqps, sizeof(*b->my));
 	b->rem = calloc(b->nqps, sizeof(*b->rem));
@@ -165,7 +201,7 @@ bench_create(struct bench *b)
 	b->nsamples = RTE_MAX(nsamp, (uint64_t)1);
 	b->tposted = calloc(b->nsamples, sizeof(uint64_t));
 	b->tcompleted = calloc(b->nsamples, sizeof(uint64_t));
-	if (b->scq == NULL || b->rcq == NULL || b->qp == NULL ||
+	if (b->qp == NULL ||
 	    b->my == NULL || b->rem == NULL || b->wr == NULL ||
 	    b->sge == NULL || b->rwr == NULL || b->rsge == NULL ||
 	    b->scnt == NULL || b->ccnt == NULL || b->ready == NULL ||
@@ -177,8 +213,8 @@ bench_create(struct bench *b)
 	for (i = 0; i < b->nqps; i++) {
 		memset(&ia, 0, sizeof(ia));
 		ia.qp_type = ROCE_QPT_RC;
-		ia.send_cq = b->scq;
-		ia.recv_cq = b->rcq;
+		ia.send_cq = b->wscq[i % b->nw];
+		ia.recv_cq = b->wrcq[i % b->nw];
 		ia.cap.max_send_wr = RTE_MAX(o->tx_depth, 1u);
 		ia.cap.max_recv_wr = RTE_MAX(o->rx_depth, 1u);
 		ia.cap.max_send_sge = 1;
@@ -226,10 +262,13 @@ bench_destroy(struct bench *b)
 				BENCH_ERR(b, "roce_destroy_qp: %s\n",
 					  strerror(-ret));
 		}
-	if (b->scq != NULL)
-		roce_destroy_cq(b->scq);
-	if (b->rcq != NULL)
-		roce_destroy_cq(b->rcq);
+	for (i = 0; i < b->nw; i++) {
+		if (b->wscq[i] != NULL)
+			roce_destroy_cq(b->wscq[i]);
+		if (b->wrcq[i] != NULL)
+			roce_destroy_cq(b->wrcq[i]);
+		b->wscq[i] = b->wrcq[i] = NULL;
+	}
 	if (b->mr != NULL && bench_dereg_mr(b, b->mr) != 0)
 		b->buf = NULL;	/* still read by queued frames: leak it */
 	if (b->pd != NULL)
@@ -260,13 +299,56 @@ bench_destroy(struct bench *b)
 /* progress                                                           */
 /* ------------------------------------------------------------------ */
 
+int
+bench_check_received(struct bench *b, uint64_t size)
+{
+	FILE *f = b->check_out != NULL ? b->check_out : b->out;
+	uint32_t i;
+	uint64_t k;
+
+	for (i = 0; i < b->nqps; i++) {
+		const uint8_t *a = b->buf + (uint64_t)(b->nqps + i) * b->qp_buf;
+
+		for (k = 0; k < size; k++)
+			if (a[k] != bench_check_byte(i, k)) {
+				fprintf(f, "check: FAIL: QP %u (0x%06x) byte %" PRIu64 " is 0x%02x, expected 0x%02x\n",
+					i, b->my[i].qpn, k, a[k],
+					bench_check_byte(i, k));
+				return -EIO;
+			}
+	}
+	fprintf(f, "check: %u QP(s) x %" PRIu64 " bytes intact\n",
+		b->nqps, size);
+	return 0;
+}
+
+int
+bench_poll(struct bench *b, bool send, struct roce_wc *wc, int max)
+{
+	struct roce_cq *const *cqs = send ? b->wscq : b->wrcq;
+	uint32_t k, w;
+	int n = 0, r;
+
+	if (b->nw <= 1)
+		return roce_poll_cq(cqs[0], wc, max);
+	for (k = 0; k < b->nw && n < max; k++) {
+		w = (b->poll_next + k) % b->nw;
+		r = roce_poll_cq(cqs[w], wc + n, max - n);
+		if (r < 0)
+			return r;
+		n += r;
+	}
+	b->poll_next = (b->poll_next + 1) % b->nw;
+	return n;
+}
+
 static void
 bench_refill(struct bench *b)
 {
 	struct roce_wc wc[BENCH_POLL_BATCH];
 	int n, k;
 
-	n = roce_poll_cq(b->rcq, wc, BENCH_POLL_BATCH);
+	n = bench_poll(b, false, wc, BENCH_POLL_BATCH);
 	for (k = 0; k < n; k++) {
 		uint32_t i = (uint32_t)wc[k].wr_id;
 
@@ -823,7 +905,7 @@ bench_bw_client_iter(struct bench *b, struct perf_bw_report *r)
 		}
 		nready = 0;
 		bench_progress(b);
-		n = roce_poll_cq(b->scq, wc, BENCH_POLL_BATCH);
+		n = bench_poll(b, true, wc, BENCH_POLL_BATCH);
 		if (n < 0) {
 			BENCH_ERR(b, "poll CQ failed %d\n", n);
 			return n;
@@ -884,7 +966,7 @@ bench_bw_client_iter(struct bench *b, struct perf_bw_report *r)
 					return ret;
 			}
 			bench_progress(b);
-			n = roce_poll_cq(b->scq, wc, BENCH_POLL_BATCH);
+			n = bench_poll(b, true, wc, BENCH_POLL_BATCH);
 			for (k = 0; k < n; k++) {
 				uint32_t q = (uint32_t)(wc[k].wr_id >>
 							WRID_QP_SHIFT);
@@ -935,7 +1017,7 @@ bench_bw_server_iter(struct bench *b, struct perf_bw_report *r)
 			bench_progress(b);
 			drained = 0;
 		}
-		n = roce_poll_cq(b->rcq, wc, BENCH_POLL_BATCH);
+		n = bench_poll(b, false, wc, BENCH_POLL_BATCH);
 		full = n == BENCH_POLL_BATCH;
 		if (full)
 			drained += (uint32_t)n;
@@ -1162,6 +1244,14 @@ bench_rdma_bw_server(struct bench *b)
 		report_bw_row(line, sizeof(line), &theirs,
 			      b->o->report_gbits);
 	fputs(line, b->out);
+	/* the client's last message of each QP, WRITEs all done */
+	if (b->o->check && b->mode->opcode == ROCE_WR_RDMA_WRITE &&
+	    bench_check_received(b, theirs.size) != 0)
+		ret = -EIO;
+	if (ret != 0) {
+		bench_close(b);
+		return ret;
+	}
 	ret = bench_close(b);
 	fputs(REPORT_LINE, b->out);
 	return ret;

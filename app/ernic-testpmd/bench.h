@@ -40,20 +40,33 @@ struct ernic_mode {
 const struct ernic_mode *ernic_mode_find(const char *name);
 
 /** Everything of one side of a test. */
+/** Workers of a port whose CQs the benchmark polls (net_ernic's limit). */
+#define BENCH_MAX_WORKERS 16
+
 struct bench {
 	const struct app_opts *o;
 	const struct ernic_mode *mode;
 	bool server;
 	bool quiet;		/**< loopback server: print nothing */
 	FILE *out;
+	/** --check lines: out, or the loopback server's real output */
+	FILE *check_out;
 	volatile int *quit;
 
 	uint16_t port_id;
 	uint16_t peer_port_id;	/**< --loopback client: the server's port */
 	char port_name[64];
 	struct roce_device *dev;
-	struct roce_worker *w;
+	struct roce_worker *w;		/**< worker 0 */
 	struct roce_pd *pd;
+	/**
+	 * The QPs spread over the port's workers, QP i on worker i % nw,
+	 * each worker's QPs with a send and a receive CQ of that worker;
+	 * scq and rcq are worker 0's (the single-QP modes use them).
+	 */
+	uint32_t nw;
+	struct roce_cq *wscq[BENCH_MAX_WORKERS], *wrcq[BENCH_MAX_WORKERS];
+	uint32_t poll_next;		/**< worker whose CQs go first */
 	struct roce_cq *scq, *rcq;
 	struct roce_qp **qp;
 	struct roce_mr *mr;
@@ -115,6 +128,26 @@ int bench_run(struct bench *b);
 
 /* ---- helpers for the modes ------------------------------------------- */
 
+/**
+ * Poll the send (@p send true) or receive CQs of every worker of the
+ * benchmark, up to @p max completions, a different worker first each call:
+ * how many, or roce_poll_cq()'s negative error.
+ */
+int bench_poll(struct bench *b, bool send, struct roce_wc *wc, int max);
+/** Byte @p off of QP @p qp's message under --check (both sides agree). */
+static inline uint8_t
+bench_check_byte(uint32_t qp, uint64_t off)
+{
+	return (uint8_t)(0xa5u ^ (qp * 29u) ^ (uint32_t)(off * 7u) ^
+			 (uint32_t)(off >> 8));
+}
+
+/**
+ * --check, the receiving side: every QP's receive area holds the first
+ * @p size bytes of its peer QP's pattern. Prints "check: ..." and returns
+ * 0, or -EIO at the first byte that differs.
+ */
+int bench_check_received(struct bench *b, uint64_t size);
 /** Poll the port once (the QP engines) and service refills/statistics. */
 void bench_progress(void *arg);
 /** One key-message handshake on QP @p i's destination. */

@@ -64,6 +64,7 @@ lb_init(struct bench *b, const struct app_opts *o, FILE *out, uint16_t port,
 	b->out = server ? fopen("/dev/null", "w") : out;
 	if (b->out == NULL)
 		return -errno;
+	b->check_out = out;
 	rte_eth_dev_get_name_by_port(port, b->port_name);
 	b->buf_sides = server ? 2 : 1;	/* the server side is made first */
 	return bench_create(b);

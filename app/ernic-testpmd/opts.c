@@ -453,6 +453,7 @@ FLAG_FN(opt_gbits, report_gbits)
 FLAG_FN(opt_infinite, run_infinitely)
 FLAG_FN(opt_json, json)
 FLAG_FN(opt_xstats, xstats)
+FLAG_FN(opt_check, check)
 FLAG_FN(opt_cycles, cycles)
 FLAG_FN(opt_cpu_freq, cpu_freq_f)
 FLAG_FN(opt_loopback, loopback)
@@ -533,6 +534,7 @@ static const struct opt_def defs[] = {
 	{ 0, "write_with_imm", false, APP_KIND_BW, "", "write_bw: RDMA WRITE with immediate", opt_imm },
 	{ 0, "json", false, KINDS_PERF, "", "one JSON object per result row instead of the table", opt_json },
 	{ 0, "xstats", false, KINDS_PERF, "", "after the run, the port's non-zero extended statistics (both ports with --loopback)", opt_xstats },
+	{ 0, "check", false, KINDS_PERF, "", "write_bw, send_bw: each QP sends its own byte pattern and the receiver checks every byte of the last message of each QP (both sides need it)", opt_check },
 	{ 0, "cycles", false, KINDS_PERF, "", "after the run, the port workers' busy share and TSC cycles a RoCE frame (both ports with --loopback)", opt_cycles },
 	{ 0, "stats-period", true, KINDS_ALL, "seconds 1..3600",
 	  "print running counters to stderr every N seconds", opt_stats },

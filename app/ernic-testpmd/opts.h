@@ -116,6 +116,7 @@ struct app_opts {
 	bool cpu_freq_f;			/**< -F (accepted, no effect) */
 	bool json;				/**< --json */
 	bool xstats;				/**< --xstats */
+	bool check;				/**< --check: receiver checks the bytes */
 	bool cycles;				/**< --cycles */
 	bool events;				/**< -e: sleep on CQ events */
 	uint32_t stats_period;			/**< --stats-period seconds */

@@ -156,6 +156,29 @@ parse_max_qps(const char *val, struct ernic_args *a)
 	return 0;
 }
 
+/* RC responder ACK coalescing (roce_device_config::ack_pkts, ack_us) */
+static int
+parse_ack_pkts(const char *val, struct ernic_args *a)
+{
+	unsigned long v;
+
+	if (parse_uint(val, 1, UINT16_MAX, &v) != 0)
+		return -EINVAL;
+	a->ack_pkts = (uint16_t)v;
+	return 0;
+}
+
+static int
+parse_ack_us(const char *val, struct ernic_args *a)
+{
+	unsigned long v;
+
+	if (parse_uint(val, 1, UINT16_MAX, &v) != 0)
+		return -EINVAL;
+	a->ack_us = (uint16_t)v;
+	return 0;
+}
+
 static int
 parse_pmtu(const char *val, struct ernic_args *a)
 {
@@ -338,6 +361,10 @@ static const struct ernic_key keys[] = {
 	  parse_neigh },
 	{ "sr", "on (the CM offers and accepts selective repeat, the default) or off",
 	  parse_sr },
+	{ "ack_pkts", "an integer in 1..65535 (RC: an ACK at least every so many packets; 1: every packet)",
+	  parse_ack_pkts },
+	{ "ack_us", "microseconds in 1..65535 (RC: a held ACK goes so long after its first packet)",
+	  parse_ack_us },
 };
 
 /*

@@ -334,6 +334,8 @@ ernic_roce_create(struct rte_eth_dev *dev)
 	cfg.socket_id = p->socket;
 	/* QPs above pmtu= are refused: the port's MTU and TX pool fit it */
 	cfg.max_mtu = ernic_pmtu_code(p->args.pmtu);
+	cfg.ack_pkts = p->args.ack_pkts;
+	cfg.ack_us = p->args.ack_us;
 	/*
 	 * Zero-copy payload (header mbuf of tx_pool + attached payload and
 	 * tail mbufs of zc_pool): on by default (zero_copy=0 turns it off)
@@ -771,6 +773,8 @@ ernic_stats_reset(struct rte_eth_dev *dev)
  *   (lib/roce roce_worker_counters());
  * - the CM and MAD counters of the control core ("cm_*", "mad_*",
  *   rte_pmd_ernic_cm_counters()), once the port was started;
+ * - with several workers, "worker<i>_rx_roce", "_tx_roce" and
+ *   "_busy_polls" of each (the port's counters are their sums);
  * - "qp<qpn>_<counter>" for the first ERNIC_XSTATS_QPS QPs of the
  *   device's QPN table in QPN order (struct roce_qp_stats).
  * The per-QP part follows the QPs: its length changes when QPs are
@@ -823,6 +827,7 @@ static const struct {
 #define ERNIC_XSTATS_PER_QP RTE_DIM(qp_xstats)
 #define ERNIC_XSTATS_MAX (ERNIC_CNT_MAX + ERNIC_XSTATS_ROCE_MAX + \
 			  ERNIC_XSTATS_CM_MAX + \
+			  ERNIC_MAX_WORKERS * ERNIC_XSTATS_PER_WORKER + \
 			  ERNIC_XSTATS_QPS * ERNIC_XSTATS_PER_QP)
 
 /*
@@ -872,6 +877,21 @@ ernic_xstats_cm(const struct ernic_port *p, struct roce_counter *c)
 			       (unsigned int)ERNIC_XSTATS_CM_MAX) : 0;
 }
 
+/*
+ * "worker<i>_<counter>" on a port with several workers: how the traffic
+ * spreads over them (the port's counters are their sums).
+ */
+static const enum ernic_cnt worker_xstats[ERNIC_XSTATS_PER_WORKER] = {
+	ERNIC_CNT_RX_ROCE, ERNIC_CNT_TX_ROCE, ERNIC_CNT_BUSY_POLLS,
+};
+
+static unsigned int
+ernic_xstats_nb_worker(const struct ernic_port *p)
+{
+	return p->nb_workers > 1 && p->w != NULL ?
+		p->nb_workers * ERNIC_XSTATS_PER_WORKER : 0;
+}
+
 /* Port-wide values (PMD, worker, CM counters); returns how many. */
 static unsigned int
 ernic_xstats_port_values(const struct ernic_port *p, uint64_t *v)
@@ -897,7 +917,11 @@ ernic_xstats_port_values(const struct ernic_port *p, uint64_t *v)
 	nb_cm = ernic_xstats_cm(p, c);
 	for (i = 0; i < nb_cm; i++)
 		v[n + i] = c[i].value;
-	return n + nb_cm;
+	n += nb_cm;
+	for (i = 0; i < ernic_xstats_nb_worker(p); i++)
+		v[n + i] = p->w[i / ERNIC_XSTATS_PER_WORKER].cnt[
+			worker_xstats[i % ERNIC_XSTATS_PER_WORKER]];
+	return n + ernic_xstats_nb_worker(p);
 }
 
 static uint64_t
@@ -926,7 +950,7 @@ ernic_xstats_get_names(struct rte_eth_dev *dev,
 	slot = ernic_xstats_read_begin(p);
 	nb_qp = ernic_xstats_qps(p, qps);
 	n = ERNIC_CNT_MAX + p->nb_roce_cnt + nb_cm +
-		nb_qp * ERNIC_XSTATS_PER_QP;
+		ernic_xstats_nb_worker(p) + nb_qp * ERNIC_XSTATS_PER_QP;
 	if (names == NULL || size < n) {
 		ernic_xstats_read_end(p, slot);
 		return n;
@@ -944,6 +968,10 @@ ernic_xstats_get_names(struct rte_eth_dev *dev,
 				 sizeof(names[0].name), "roce_%s", c[i].name);
 	}
 	n = ERNIC_CNT_MAX + p->nb_roce_cnt + nb_cm;
+	for (i = 0; i < ernic_xstats_nb_worker(p); i++, n++)
+		snprintf(names[n].name, sizeof(names[0].name), "worker%u_%s",
+			 i / ERNIC_XSTATS_PER_WORKER,
+			 cnt_names[worker_xstats[i % ERNIC_XSTATS_PER_WORKER]]);
 	for (i = 0; i < nb_qp; i++)
 		for (k = 0; k < ERNIC_XSTATS_PER_QP; k++)
 			snprintf(names[n++].name, sizeof(names[0].name),
@@ -973,7 +1001,8 @@ ernic_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xs,
 {
 	struct ernic_port *p = dev->data->dev_private;
 	const struct roce_qp *qps[ERNIC_XSTATS_QPS];
-	uint64_t v[ERNIC_CNT_MAX + ERNIC_XSTATS_ROCE_MAX + ERNIC_XSTATS_CM_MAX];
+	uint64_t v[ERNIC_CNT_MAX + ERNIC_XSTATS_ROCE_MAX + ERNIC_XSTATS_CM_MAX +
+		   ERNIC_MAX_WORKERS * ERNIC_XSTATS_PER_WORKER];
 	unsigned int i, k, n, nb_port, nb_qp, slot;
 	uint64_t val, base;
 

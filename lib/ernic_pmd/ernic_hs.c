@@ -106,7 +106,6 @@ hs_complete_local(struct ernic_reg_qp *q, uint32_t cons, uint32_t prod)
 {
 	struct rte_pmd_ernic_hs_port *hs = q->hs;
 	const struct rte_pmd_ernic_wqe *w;
-	uint8_t st;
 
 	if (__atomic_load_n(&q->cq_head, __ATOMIC_RELAXED) != q->sq_next)
 		return cons;
@@ -114,10 +113,8 @@ hs_complete_local(struct ernic_reg_qp *q, uint32_t cons, uint32_t prod)
 		w = (const struct rte_pmd_ernic_wqe *)(const void *)
 			(hs->wqe + (size_t)(cons & (hs->size - 1)) *
 			 ERNIC_WQE_SIZE);
-		st = q->local_err ? ROCE_WC_WR_FLUSH_ERR :
-			ROCE_WC_LOC_QP_OP_ERR;
-		q->local_err = true;
-		ernic_hs_complete(q, w->wrid, w->opcode, st);
+		ernic_hs_complete(q, w->wrid, w->opcode,
+				  ernic_local_err_status(q));
 		q->sq_next = (q->sq_next + 1) % q->sq_depth;
 		__atomic_store_n(&q->cq_head, q->sq_next, __ATOMIC_RELEASE);
 		ernic_rq_set(q, ERNIC_CQHEAD, q->sq_next);

@@ -82,6 +82,8 @@ enum {
 	ERNIC_XSTATS_ROCE_MAX = 256,	/**< worker counters in xstats */
 	ERNIC_XSTATS_CM_MAX = 160,	/**< CM, MAD, MR service, recoveries */
 	ERNIC_XSTATS_QPS = 64,		/**< QPs with "qp<qpn>_*" xstats */
+	/** "worker<i>_*" xstats of a port with several workers */
+	ERNIC_XSTATS_PER_WORKER = 3,
 };
 
 /**
@@ -176,6 +178,8 @@ struct ernic_args {
 	enum ernic_neigh_mode neigh_mode;	/**< neigh= */
 	uint16_t pmtu_asked;		/**< pmtu= as given (pmtu: what is used) */
 	bool sr_off;			/**< sr=off: no selective repeat by the CM */
+	uint16_t ack_pkts;		/**< ack_pkts=: ACK coalescing (0: default) */
+	uint16_t ack_us;		/**< ack_us= */
 	/** Congestion control devargs (<roce_cc parameter>=<n>), bit per id */
 	uint32_t cc_mask;
 	uint32_t cc[ROCE_CC_PARAM_MAX];
@@ -203,6 +207,8 @@ int ernic_args_parse(const char *name, const char *params,
 	"neigh_reachable=<1-3600> " \
 	"neigh=<auto|kernel|own> " \
 	"sr=<on|off> " \
+	"ack_pkts=<1-65535> " \
+	"ack_us=<1-65535> " \
 	"<congestion control parameter, e.g. rp_ai_rate>=<n>"
 
 /** An underlying TX queue, shared under a lock only if several threads use it. */

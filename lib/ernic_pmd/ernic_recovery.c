@@ -14,8 +14,9 @@
  *   disconnected and released, the QP reset, then
  *   RECONNECT: connect again from the same address and port to the same
  *   listener (new comm ID, fresh random PSNs), with exponential backoff
- *   (a peer still holding the old connection answers STALE_CONN and
- *   disconnects it, IBTA 12.9.8.3.2; the next attempt gets through);
+ *   (a peer still holding the old connection established answers
+ *   STALE_CONN and disconnects it, IBTA 12.9.8.3.2; the next attempt gets
+ *   through);
  *   ACCEPT: the next CONNECT_REQUEST from the same address and port is
  *   accepted on the same QP without the application.
  * - Everything runs under ctrl.lock (control core iteration or an

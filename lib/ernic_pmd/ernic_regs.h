@@ -25,6 +25,7 @@
 
 #include <rte_spinlock.h>
 
+#include "roce_err.h"
 #include "rte_pmd_ernic_regs.h"
 
 struct ernic_port;
@@ -360,6 +361,21 @@ ernic_rq_set(struct ernic_reg_qp *q, uint32_t off, uint32_t v)
 {
 	__atomic_store_n(&q->r[off / 4], v, __ATOMIC_RELEASE);
 }
+/*
+ * After an illegal WQE (ernic_flow_wqe_illegal()), the WQEs complete in
+ * order with this status: the illegal one a local QP operation error, every
+ * later one flushed (IBTA 10.3.1), from lib/roce's error table; the first
+ * call sets q->local_err. Worker of the QP only.
+ */
+static inline uint8_t
+ernic_local_err_status(struct ernic_reg_qp *q)
+{
+	enum roce_err e = q->local_err ? ROCE_ERR_FLUSH : ROCE_ERR_LOC_QP_OP;
+
+	q->local_err = true;
+	return (uint8_t)roce_err_to_wc_status(e);
+}
+
 static inline uint64_t
 ernic_rq_get64(const struct ernic_reg_qp *q, uint32_t lsb, uint32_t msb)
 {

@@ -188,25 +188,17 @@ errq_push(struct ernic_regs *rg, uint32_t ba_lsb, uint32_t ba_msb,
 	g_set(rg, wptr_off, w);
 }
 
-/* The NAK syndrome behind @p cause (received or sent), 0 when none. */
+/*
+ * The NAK syndrome behind @p cause, 0 when none: the error table's, which
+ * gives a received NAK's cause (REM_*) the syndrome it was decoded from
+ * and a responder's cause the one it sends.
+ */
 static uint32_t
 cause_syndrome(enum roce_err cause)
 {
-	uint8_t s;
+	uint8_t s = roce_err_to_nak(cause);
 
-	switch (cause) {
-	case ROCE_ERR_REM_INV_REQ:
-		return 0x61;
-	case ROCE_ERR_REM_ACCESS:
-		return 0x62;
-	case ROCE_ERR_REM_OP:
-		return 0x63;
-	case ROCE_ERR_REM_INV_RD_REQ:
-		return 0x64;
-	default:
-		s = roce_err_to_nak(cause);
-		return s == ROCE_NAK_NONE ? 0 : s & 0x7f;
-	}
+	return s == ROCE_NAK_NONE ? 0 : s & 0x7f;
 }
 
 /*
@@ -1233,16 +1225,13 @@ complete_local(struct ernic_regs *rg, struct ernic_reg_qp *q)
 	bool any = false;
 	uint8_t st;
 
-	if (!q->local_err) {
-		if (head != __atomic_load_n(&q->err_from, __ATOMIC_RELAXED))
-			return;	/* lib/roce still completes earlier WQEs */
-		q->local_err = true;
-		st = ROCE_WC_LOC_QP_OP_ERR;
-	} else {
-		st = ROCE_WC_WR_FLUSH_ERR;
-	}
+	/* lib/roce still completes the WQEs before the illegal one */
+	if (!q->local_err &&
+	    head != __atomic_load_n(&q->err_from, __ATOMIC_RELAXED))
+		return;
 	pi = __atomic_load_n(&q->sq_pi, __ATOMIC_ACQUIRE);
 	while (head != pi) {
+		st = ernic_local_err_status(q);
 		w = (const struct rte_pmd_ernic_wqe *)(uintptr_t)(q->sqba +
 			(uint64_t)head * ERNIC_WQE_SIZE);
 		if ((ernic_rq_get(q, ERNIC_QPCONF) & ERNIC_QPCONF_CQE_WRITE) &&
@@ -1252,7 +1241,6 @@ complete_local(struct ernic_regs *rg, struct ernic_reg_qp *q)
 			*(volatile uint32_t *)(uintptr_t)(q->cqba +
 				(uint64_t)head * ERNIC_CQE_SIZE) = cqe;
 		}
-		st = ROCE_WC_WR_FLUSH_ERR;
 		head = (head + 1) % q->sq_depth;
 		ernic_regs_count(rg, RTE_PMD_ERNIC_RCNT_CQE);
 		any = true;

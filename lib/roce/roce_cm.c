@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * IB communication manager over QP1 (roce_cm.h): the ids and their
- * connection hash, the event queue, tracked sends and their timeouts, the
- * QP moves the CM makes, timewait, create/destroy. Files: roce_cm_priv.h.
+ * connection hash, the event queue, tracked sends, the QP moves the CM
+ * makes, the steps of the timeouts, create/destroy. The state machine is in
+ * roce_cm_fsm.c; files: roce_cm_priv.h.
  */
 #include <errno.h>
 #include <stddef.h>
@@ -171,9 +172,16 @@ cm_hk_remove(struct roce_cm *cm, struct roce_cm_id *id, unsigned int kind)
 	}
 }
 
-/* ---- ids ---- */
+void
+cm_hk_remove_all(struct roce_cm *cm, struct roce_cm_id *id)
+{
+	unsigned int k;
 
-static void cm_timewait_cb(struct roce_timer *t, uint64_t now);
+	for (k = 0; k < HK_MAX; k++)
+		cm_hk_remove(cm, id, k);
+}
+
+/* ---- ids ---- */
 
 struct roce_cm_id *
 cm_id_by_comm_id(struct roce_cm *cm, uint32_t comm_id)
@@ -234,12 +242,9 @@ cm_id_unpend(struct roce_cm_id *id)
 void
 cm_id_free(struct roce_cm *cm, struct roce_cm_id *id)
 {
-	unsigned int k;
-
 	if (!id->in_use)
 		return;
-	for (k = 0; k < HK_MAX; k++)
-		cm_hk_remove(cm, id, k);
+	cm_hk_remove_all(cm, id);
 	roce_timer_cancel(&cm->timers, &id->tw_timer);
 	if (id->send != NULL) {
 		roce_mad_send_cancel(cm->agent, id->send);
@@ -327,6 +332,22 @@ cm_send(struct roce_cm *cm, const struct roce_mad *mad,
 	roce_mad_send(cm->agent, mad, addr);
 }
 
+/* The input of the machine when a tracked message goes unanswered. */
+static enum cm_input
+cm_timeout_input(uint16_t attr)
+{
+	switch (attr) {
+	case ROCE_CM_ATTR_REQ:
+		return CM_IN_TIMEOUT_REQ;
+	case ROCE_CM_ATTR_REP:
+		return CM_IN_TIMEOUT_REP;
+	case ROCE_CM_ATTR_DREQ:
+		return CM_IN_TIMEOUT_DREQ;
+	default:	/* SIDR_REQ: the only other message that waits */
+		return CM_IN_TIMEOUT_SIDR_REQ;
+	}
+}
+
 /* Send and wait for the answer; the id's previous send is dropped. */
 int
 cm_send_tracked(struct roce_cm *cm, struct roce_cm_id *id,
@@ -335,6 +356,8 @@ cm_send_tracked(struct roce_cm *cm, struct roce_cm_id *id,
 	if (id->send != NULL)
 		roce_mad_send_cancel(cm->agent, id->send);
 	cm_count_tx(cm, mad);
+	id->send_timeout = (uint8_t)cm_timeout_input(
+		roce_mad_attr_id(roce_mad_hdr_c(mad)));
 	id->send = roce_mad_send_tracked(cm->agent, mad, &id->addr, timeout,
 					 id->max_cm_retries, id, now);
 	return id->send != NULL ? 0 : -rte_errno;
@@ -537,99 +560,46 @@ cm_qp_to_err(struct roce_cm *cm, struct roce_cm_id *id)
 	cm_qp_modify(cm, id->qp, &a, ROCE_QP_STATE);
 }
 
-/* ---- state changes ---- */
+/* ---- steps of the timeouts (IBTA 12.9.2; table in roce_cm_fsm.c) ---- */
 
-void
-cm_set_idle(struct roce_cm *cm, struct roce_cm_id *id)
+/* Our REQ got no answer after every retry: REJ Timeout, UNREACHABLE. */
+enum cm_out
+cm_step_req_timeout(struct cm_ctx *c)
 {
-	unsigned int k;
-
-	cm_cancel_send(cm, id);
-	roce_timer_cancel(&cm->timers, &id->tw_timer);
-	for (k = 0; k < HK_MAX; k++)
-		cm_hk_remove(cm, id, k);
-	cm_id_unpend(id);
-	id->state = ROCE_CM_IDLE;
-	if (id->orphan)
-		cm_id_free(cm, id);
+	c->cm->cnt[CM_CNT_TIMEOUT_REQ]++;
+	cm_rej_id(c->cm, c->id, ROCE_CM_MSG_REQ, ROCE_CM_REJ_TIMEOUT, NULL, 0);
+	cm_qp_to_err(c->cm, c->id);
+	cm_ev_simple(c->cm, c->id, ROCE_CM_EVENT_UNREACHABLE, -ETIMEDOUT);
+	return CM_OUT_NEXT;
 }
 
-/* IBTA 12.9.6 TimeWait: hold the QPN and comm ID a while, then let them go. */
-void
-cm_enter_timewait(struct roce_cm *cm, struct roce_cm_id *id, uint64_t now)
+/* Our REP got no RTU after every retry: REJ Timeout, UNREACHABLE. */
+enum cm_out
+cm_step_rep_timeout(struct cm_ctx *c)
 {
-	unsigned int k;
-
-	cm_cancel_send(cm, id);
-	cm_id_unpend(id);
-	/*
-	 * The peer's comm ID and QPN are free again (Linux cm_remove_remote()):
-	 * a new REQ from that QP, a process of the peer's restarted with the
-	 * same QPNs, is a new connection, not a stale one.
-	 */
-	for (k = 0; k < HK_MAX; k++)
-		cm_hk_remove(cm, id, k);
-	id->state = ROCE_CM_TIMEWAIT;
-	roce_timer_arm(&cm->timers, &id->tw_timer,
-		       now + 2 * cm_ticks(cm, cm->cfg.packet_life_time) +
-		       cm_ticks(cm, id->local_ack_timeout));
+	c->cm->cnt[CM_CNT_TIMEOUT_REP]++;
+	cm_rej_id(c->cm, c->id, ROCE_CM_MSG_REP, ROCE_CM_REJ_TIMEOUT, NULL, 0);
+	cm_qp_to_err(c->cm, c->id);
+	cm_ev_simple(c->cm, c->id, ROCE_CM_EVENT_UNREACHABLE, -ETIMEDOUT);
+	return CM_OUT_NEXT;
 }
 
-static void
-cm_timewait_cb(struct roce_timer *t, uint64_t now)
+/* IBTA 12.9.7: no DREP, the connection is over all the same. */
+enum cm_out
+cm_step_dreq_timeout(struct cm_ctx *c)
 {
-	struct roce_cm_id *id = t->arg;
-	struct roce_cm *cm = id->cm;
-
-	RTE_SET_USED(now);
-	if (id->state != ROCE_CM_TIMEWAIT)
-		return;
-	cm->cnt[CM_CNT_TIMEWAIT_EXIT]++;
-	cm_ev_simple(cm, id, ROCE_CM_EVENT_TIMEWAIT_EXIT, 0);
-	cm_set_idle(cm, id);
+	c->cm->cnt[CM_CNT_TIMEOUT_DREQ]++;
+	c->cm->cnt[CM_CNT_DISCONNECTED]++;
+	cm_ev_simple(c->cm, c->id, ROCE_CM_EVENT_DISCONNECTED, -ETIMEDOUT);
+	return CM_OUT_NEXT;
 }
 
-/* Our REQ, REP or DREQ got no answer after every retry (IBTA 12.9.2). */
-static void
-cm_send_timeout(void *cb_ctx, void *ctx, struct roce_mad_send *s,
-		uint64_t now)
+enum cm_out
+cm_step_timewait_exit(struct cm_ctx *c)
 {
-	struct roce_cm *cm = cb_ctx;
-	struct roce_cm_id *id = ctx;
-
-	if (id == NULL || id->send != s)
-		return;
-	id->send = NULL;
-	switch (id->state) {
-	case ROCE_CM_REQ_SENT:
-	case ROCE_CM_MRA_REQ_RCVD:
-		cm->cnt[CM_CNT_TIMEOUT_REQ]++;
-		cm_rej_id(cm, id, ROCE_CM_MSG_REQ, ROCE_CM_REJ_TIMEOUT, NULL, 0);
-		cm_qp_to_err(cm, id);
-		cm_ev_simple(cm, id, ROCE_CM_EVENT_UNREACHABLE, -ETIMEDOUT);
-		cm_set_idle(cm, id);
-		break;
-	case ROCE_CM_REP_SENT:
-	case ROCE_CM_MRA_REP_RCVD:
-		cm->cnt[CM_CNT_TIMEOUT_REP]++;
-		cm_rej_id(cm, id, ROCE_CM_MSG_REP, ROCE_CM_REJ_TIMEOUT, NULL, 0);
-		cm_qp_to_err(cm, id);
-		cm_ev_simple(cm, id, ROCE_CM_EVENT_UNREACHABLE, -ETIMEDOUT);
-		cm_enter_timewait(cm, id, now);
-		break;
-	case ROCE_CM_DREQ_SENT:
-		/* IBTA 12.9.7: no DREP, go to TimeWait all the same */
-		cm->cnt[CM_CNT_TIMEOUT_DREQ]++;
-		cm->cnt[CM_CNT_DISCONNECTED]++;
-		cm_ev_simple(cm, id, ROCE_CM_EVENT_DISCONNECTED, -ETIMEDOUT);
-		cm_enter_timewait(cm, id, now);
-		break;
-	case ROCE_CM_SIDR_REQ_SENT:
-		cm_sidr_timeout(cm, id);
-		break;
-	default:
-		break;
-	}
+	c->cm->cnt[CM_CNT_TIMEWAIT_EXIT]++;
+	cm_ev_simple(c->cm, c->id, ROCE_CM_EVENT_TIMEWAIT_EXIT, 0);
+	return CM_OUT_NEXT;
 }
 
 /* ------------------------------------------------------------------ */

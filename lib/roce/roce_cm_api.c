@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The connection manager's application API (roce_cm.h): listen, connect,
- * accept, reject, disconnect, destroy, queries and counters.
+ * accept, reject, disconnect, destroy, queries and counters. A call checks
+ * its arguments and hands the id to the state machine (roce_cm_fsm.c),
+ * which runs the call's step below or answers -EINVAL for the state.
  */
 #include <assert.h>
 #include <errno.h>
@@ -90,15 +92,12 @@ roce_cm_listen_stop(struct roce_cm_listener *l, uint64_t now)
 	for (i = 0; i < cm->cfg.max_ids; i++) {
 		struct roce_cm_id *id = &cm->ids[i];
 
+		struct cm_ctx c = { .cm = cm, .id = id, .now = now };
+
 		if (!id->in_use || id->listener != l)
 			continue;
-		if (id->state == ROCE_CM_REQ_RCVD ||
-		    id->state == ROCE_CM_MRA_REQ_SENT)
-			roce_cm_reject(id, ROCE_CM_REJ_CONSUMER_DEFINED, NULL,
-				       0, now);
-		else if (id->state == ROCE_CM_SIDR_REQ_RCVD)
-			roce_cm_sidr_reply(id, ROCE_CM_SIDR_REJECT, 0, 0,
-					   NULL, 0, now);
+		/* a request waiting for the application is rejected */
+		cm_fsm_apply(&c, CM_IN_LISTEN_STOP);
 		id->listener = NULL;
 		id->pending = false;
 	}
@@ -149,6 +148,13 @@ check_qp(struct roce_qp *qp, struct roce_qp_init_attr *ia)
 	return 0;
 }
 
+/* The arguments of connect for its step. */
+struct cm_connect_arg {
+	const struct roce_cm_conn_param *cp;	/* with the defaults */
+	const struct roce_cm_addr *dst;
+	enum roce_qp_type qp_type;
+};
+
 int
 roce_cm_connect(struct roce_cm *cm, const struct roce_cm_addr *src,
 		const struct roce_cm_addr *dst, const uint8_t dmac[6],
@@ -156,10 +162,10 @@ roce_cm_connect(struct roce_cm *cm, const struct roce_cm_addr *src,
 		void *context, uint64_t now, struct roce_cm_id **out)
 {
 	struct roce_cm_conn_param cp;
+	struct cm_connect_arg arg;
 	struct roce_qp_init_attr ia;
 	struct roce_cm_id *id;
-	struct roce_cm_req req;
-	struct roce_mad mad;
+	struct cm_ctx c;
 	int sgid, ret;
 
 	if (cm == NULL || src == NULL || dst == NULL || dmac == NULL ||
@@ -205,10 +211,35 @@ roce_cm_connect(struct roce_cm *cm, const struct roce_cm_addr *src,
 	id->sgid_index = (uint8_t)sgid;
 	id->access = cp.qp_access_flags;
 	cm_addr_init(cm, id, dmac);
-	ret = cm_qp_to_init(cm, id);
-	if (ret != 0)
-		goto fail;
+	arg.cp = &cp;
+	arg.dst = dst;
+	arg.qp_type = ia.qp_type;
+	c = (struct cm_ctx){ .cm = cm, .id = id, .now = now, .arg = &arg };
+	ret = cm_fsm_apply(&c, CM_IN_CONNECT);
+	if (ret != 0) {
+		/* never the application's: freed */
+		id->qp = NULL;
+		cm_id_free(cm, id);
+		return ret;
+	}
+	*out = id;
+	return 0;
+}
 
+/* The QP to INIT, the REQ (IBTA 12.6.5) with the rdma_cm IP header. */
+enum cm_out
+cm_step_connect(struct cm_ctx *c)
+{
+	const struct cm_connect_arg *arg = c->arg;
+	const struct roce_cm_conn_param *cp = arg->cp;
+	struct roce_cm_id *id = c->id;
+	struct roce_cm *cm = c->cm;
+	struct roce_cm_req req;
+	struct roce_mad mad;
+
+	c->ret = cm_qp_to_init(cm, id);
+	if (c->ret != 0)
+		return CM_OUT_FAIL;
 	memset(&req, 0, sizeof(req));
 	req.local_comm_id = id->local_comm_id;
 	req.service_id = id->service_id;
@@ -217,7 +248,7 @@ roce_cm_connect(struct roce_cm *cm, const struct roce_cm_addr *src,
 	req.responder_resources = id->resp_res;
 	req.initiator_depth = id->init_depth;
 	req.remote_cm_response_timeout = cm->cfg.cm_response_timeout;
-	req.transport = ia.qp_type == ROCE_QPT_RC ? ROCE_CM_TRANSPORT_RC :
+	req.transport = arg->qp_type == ROCE_QPT_RC ? ROCE_CM_TRANSPORT_RC :
 		ROCE_CM_TRANSPORT_UC;
 	req.starting_psn = id->rq_psn;	/* what we expect to receive */
 	req.local_cm_response_timeout = cm->cfg.cm_response_timeout;
@@ -230,67 +261,80 @@ roce_cm_connect(struct roce_cm *cm, const struct roce_cm_addr *src,
 	/* RoCE: permissive LIDs, the GIDs carry the addresses (annex A16/A17) */
 	req.primary.local_lid = 0xffff;
 	req.primary.remote_lid = 0xffff;
-	memcpy(req.primary.local_gid, src->gid.raw, 16);
-	memcpy(req.primary.remote_gid, dst->gid.raw, 16);
+	memcpy(req.primary.local_gid, id->local.gid.raw, 16);
+	memcpy(req.primary.remote_gid, arg->dst->gid.raw, 16);
 	req.primary.hop_limit = id->hop_limit;
 	req.primary.subnet_local = id->hop_limit <= 1;
 	req.primary.local_ack_timeout = id->local_ack_timeout;
-	id->sr_offer = cp.selective_repeat == ROCE_CM_SR_ON &&
-		ia.qp_type == ROCE_QPT_RC;
+	id->sr_offer = cp->selective_repeat == ROCE_CM_SR_ON &&
+		arg->qp_type == ROCE_QPT_RC;
 	id->sr = false;
 	if (id->sr_offer)
 		req.vendor_id = ROCE_CM_VENDOR_SOFTERNIC | ROCE_CM_VENDOR_CAP_SR;
-	ret = roce_cm_ip_hdr_pack(req.private_data, &id->local, dst);
-	if (ret != 0)
-		goto fail;
-	if (cp.private_data != NULL && cp.private_data_len != 0)
-		memcpy(req.private_data + ROCE_CM_IP_HDR_LEN, cp.private_data,
-		       cp.private_data_len);
+	c->ret = roce_cm_ip_hdr_pack(req.private_data, &id->local, arg->dst);
+	if (c->ret != 0)
+		return CM_OUT_FAIL;
+	if (cp->private_data != NULL && cp->private_data_len != 0)
+		memcpy(req.private_data + ROCE_CM_IP_HDR_LEN, cp->private_data,
+		       cp->private_data_len);
 	roce_cm_req_pack(&mad, id->tid, &req);
-	id->state = ROCE_CM_REQ_SENT;
-	ret = cm_send_tracked(cm, id, &mad,
-			      cm_wait_ticks(cm, cm->cfg.cm_response_timeout),
-			      now);
-	if (ret != 0)
-		goto fail;
-	*out = id;
-	return 0;
-fail:
-	id->qp = NULL;
-	cm_id_free(cm, id);
-	return ret;
+	c->ret = cm_send_tracked(cm, id, &mad,
+				 cm_wait_ticks(cm, cm->cfg.cm_response_timeout),
+				 c->now);
+	return c->ret != 0 ? CM_OUT_FAIL : CM_OUT_NEXT;
 }
+
+/* The arguments of accept for its step. */
+struct cm_accept_arg {
+	struct roce_qp *qp;
+	const struct roce_cm_conn_param *p;
+	void *context;
+};
 
 int
 roce_cm_accept(struct roce_cm_id *id, struct roce_qp *qp,
 	       const struct roce_cm_conn_param *p, void *context,
 	       uint64_t now)
 {
-	struct roce_cm_conn_param cp;
-	struct roce_qp_init_attr ia;
-	struct roce_cm_rep rep;
-	struct roce_mad mad;
-	struct roce_cm *cm;
-	int ret;
+	struct cm_accept_arg arg = { .qp = qp, .p = p, .context = context };
+	struct cm_ctx c = { .id = id, .now = now, .arg = &arg };
 
 	if (id == NULL || !id->in_use || p == NULL ||
-	    p->selective_repeat > ROCE_CM_SR_OFF ||
-	    (id->state != ROCE_CM_REQ_RCVD &&
-	     id->state != ROCE_CM_MRA_REQ_SENT))
+	    p->selective_repeat > ROCE_CM_SR_OFF)
 		return -EINVAL;
+	c.cm = id->cm;
+	return cm_fsm_apply(&c, CM_IN_ACCEPT);
+}
+
+/* The QP to RTS with the REQ's path, then the REP (IBTA 12.9.5.2). */
+enum cm_out
+cm_step_accept(struct cm_ctx *c)
+{
+	const struct cm_accept_arg *arg = c->arg;
+	const struct roce_cm_conn_param *p = arg->p;
+	struct roce_cm_conn_param cp;
+	struct roce_qp_init_attr ia;
+	struct roce_cm_id *id = c->id;
+	struct roce_cm *cm = c->cm;
+	struct roce_cm_rep rep;
+	struct roce_mad mad;
+	int ret;
+
 	if (p->private_data_len > ROCE_CM_REP_PRIVATE)
-		return -EMSGSIZE;
-	ret = check_qp(qp, &ia);
-	if (ret != 0)
-		return ret;
-	if (ia.qp_type != id->qp_type)
-		return -EINVAL;
-	cm = id->cm;
+		ret = -EMSGSIZE;
+	else
+		ret = check_qp(arg->qp, &ia);
+	if (ret == 0 && ia.qp_type != id->qp_type)
+		ret = -EINVAL;
+	if (ret != 0) {
+		c->ret = ret;
+		return CM_OUT_FAIL;
+	}
 	conn_param_defaults(cm, p, &cp);
-	id->qp = qp;
-	id->context = context;
+	id->qp = arg->qp;
+	id->context = arg->context;
 	id->srq = ia.srq != NULL;
-	id->local_qpn = roce_qp_num(qp);
+	id->local_qpn = roce_qp_num(arg->qp);
 	id->rq_psn = (uint32_t)cm_rand(cm) & 0xffffff;
 	id->mtu = (uint8_t)RTE_MIN(id->mtu, (uint8_t)cp.path_mtu);
 	/* IBTA 12.7.29/30: never more than the active side offered */
@@ -308,8 +352,8 @@ roce_cm_accept(struct roce_cm_id *id, struct roce_qp *qp,
 			  NULL, 0);
 		cm_qp_to_err(cm, id);
 		id->qp = NULL;
-		cm_set_idle(cm, id);
-		return ret;
+		c->ret = ret;
+		return CM_OUT_ALT;
 	}
 	memset(&rep, 0, sizeof(rep));
 	rep.local_comm_id = id->local_comm_id;
@@ -330,33 +374,79 @@ roce_cm_accept(struct roce_cm_id *id, struct roce_qp *qp,
 		       cp.private_data_len);
 	roce_cm_rep_pack(&mad, id->tid, &rep);
 	cm_id_unpend(id);
-	id->state = ROCE_CM_REP_SENT;
 	ret = cm_send_tracked(cm, id, &mad,
-			      cm_wait_ticks(cm, id->peer_cm_timeout), now);
+			      cm_wait_ticks(cm, id->peer_cm_timeout), c->now);
 	if (ret != 0) {
 		cm_qp_to_err(cm, id);
-		cm_set_idle(cm, id);
+		c->ret = ret;
+		return CM_OUT_ALT;
 	}
-	return ret;
+	return CM_OUT_NEXT;
 }
+
+/* The arguments of reject for its step. */
+struct cm_reject_arg {
+	uint16_t reason;
+	const void *private_data;
+	uint8_t len;
+};
 
 int
 roce_cm_reject(struct roce_cm_id *id, uint16_t reason,
 	       const void *private_data, uint8_t len, uint64_t now)
 {
-	struct roce_cm *cm;
+	struct cm_reject_arg arg = {
+		.reason = reason, .private_data = private_data, .len = len,
+	};
+	struct cm_ctx c = { .id = id, .now = now, .arg = &arg };
 
-	RTE_SET_USED(now);
-	if (id == NULL || !id->in_use ||
-	    (id->state != ROCE_CM_REQ_RCVD &&
-	     id->state != ROCE_CM_MRA_REQ_SENT))
+	if (id == NULL || !id->in_use)
 		return -EINVAL;
-	if (len > ROCE_CM_REJ_PRIVATE)
-		return -EMSGSIZE;
-	cm = id->cm;
-	cm_rej_id(cm, id, ROCE_CM_MSG_REQ, reason, private_data, len);
-	cm_set_idle(cm, id);
-	return 0;
+	c.cm = id->cm;
+	return cm_fsm_apply(&c, CM_IN_REJECT);
+}
+
+/*
+ * A request the application turns down: REJ with its reason, or Consumer
+ * Defined for a disconnect, a destroy or a listener that stops.
+ */
+enum cm_out
+cm_step_reject(struct cm_ctx *c)
+{
+	const struct cm_reject_arg *arg =
+		c->in == CM_IN_REJECT ? c->arg : NULL;
+
+	if (arg == NULL) {
+		cm_rej_id(c->cm, c->id, ROCE_CM_MSG_REQ,
+			  ROCE_CM_REJ_CONSUMER_DEFINED, NULL, 0);
+		return CM_OUT_NEXT;
+	}
+	if (arg->len > ROCE_CM_REJ_PRIVATE) {
+		c->ret = -EMSGSIZE;
+		return CM_OUT_FAIL;
+	}
+	cm_rej_id(c->cm, c->id, ROCE_CM_MSG_REQ, arg->reason,
+		  arg->private_data, arg->len);
+	return CM_OUT_NEXT;
+}
+
+/* Our REQ is given up: REJ Timeout, the QP to ERR. */
+enum cm_out
+cm_step_abort_req(struct cm_ctx *c)
+{
+	cm_rej_id(c->cm, c->id, ROCE_CM_MSG_REQ, ROCE_CM_REJ_TIMEOUT, NULL, 0);
+	cm_qp_to_err(c->cm, c->id);
+	return CM_OUT_NEXT;
+}
+
+/* Our REP is given up before the RTU: REJ, the QP to ERR. */
+enum cm_out
+cm_step_abort_rep(struct cm_ctx *c)
+{
+	cm_rej_id(c->cm, c->id, ROCE_CM_MSG_REP, ROCE_CM_REJ_CONSUMER_DEFINED,
+		  NULL, 0);
+	cm_qp_to_err(c->cm, c->id);
+	return CM_OUT_NEXT;
 }
 
 int
@@ -365,98 +455,78 @@ roce_cm_disconnect(struct roce_cm_id *id, uint64_t now)
 	return roce_cm_disconnect_pd(id, NULL, 0, now);
 }
 
+/* The arguments of disconnect for its step. */
+struct cm_disconnect_arg {
+	const void *private_data;
+	uint8_t len;
+};
+
 int
 roce_cm_disconnect_pd(struct roce_cm_id *id, const void *private_data,
 		      uint8_t len, uint64_t now)
 {
-	struct roce_cm_dreq dreq;
-	struct roce_mad mad;
-	struct roce_cm *cm;
+	struct cm_disconnect_arg arg = {
+		.private_data = private_data, .len = len,
+	};
+	struct cm_ctx c = { .id = id, .now = now, .arg = &arg };
 
 	if (id == NULL || !id->in_use)
 		return -EINVAL;
 	if (len > ROCE_CM_DREQ_PRIVATE || (len != 0 && private_data == NULL))
 		return -EMSGSIZE;
-	cm = id->cm;
-	switch (id->state) {
-	case ROCE_CM_ESTABLISHED:
-		break;
-	case ROCE_CM_REQ_SENT:
-	case ROCE_CM_MRA_REQ_RCVD:
-		cm_rej_id(cm, id, ROCE_CM_MSG_REQ, ROCE_CM_REJ_TIMEOUT, NULL, 0);
-		cm_qp_to_err(cm, id);
-		cm_set_idle(cm, id);
-		return 0;
-	case ROCE_CM_REQ_RCVD:
-	case ROCE_CM_MRA_REQ_SENT:
-		return roce_cm_reject(id, ROCE_CM_REJ_CONSUMER_DEFINED, NULL, 0,
-				      now);
-	case ROCE_CM_REP_SENT:
-	case ROCE_CM_MRA_REP_RCVD:
-		cm_rej_id(cm, id, ROCE_CM_MSG_REP,
-			  ROCE_CM_REJ_CONSUMER_DEFINED, NULL, 0);
-		cm_qp_to_err(cm, id);
-		cm_enter_timewait(cm, id, now);
-		return 0;
-	default:
-		return -EINVAL;
-	}
-	/* IBTA 12.9.7: the QP stops first, then the DREQ goes */
+	c.cm = id->cm;
+	return cm_fsm_apply(&c, CM_IN_DISCONNECT);
+}
+
+/*
+ * IBTA 12.9.7: the QP stops first, then the DREQ goes. Without a send slot
+ * nobody will answer: DISCONNECTED at once, timewait.
+ */
+enum cm_out
+cm_step_disconnect(struct cm_ctx *c)
+{
+	const struct cm_disconnect_arg *arg =
+		c->in == CM_IN_DISCONNECT ? c->arg : NULL;
+	struct roce_cm_id *id = c->id;
+	struct roce_cm *cm = c->cm;
+	struct roce_cm_dreq dreq;
+	struct roce_mad mad;
+
 	cm_qp_to_err(cm, id);
 	memset(&dreq, 0, sizeof(dreq));
 	dreq.local_comm_id = id->local_comm_id;
 	dreq.remote_comm_id = id->remote_comm_id;
 	dreq.remote_qpn = id->remote_qpn;
-	if (len != 0)
-		memcpy(dreq.private_data, private_data, len);
+	if (arg != NULL && arg->len != 0)
+		memcpy(dreq.private_data, arg->private_data, arg->len);
 	roce_cm_dreq_pack(&mad, roce_mad_tid_new(cm->agent), &dreq);
-	id->state = ROCE_CM_DREQ_SENT;
 	if (cm_send_tracked(cm, id, &mad,
-			    cm_wait_ticks(cm, id->peer_cm_timeout), now) != 0) {
-		/* no send slot: nobody will answer, wait out the timewait */
+			    cm_wait_ticks(cm, id->peer_cm_timeout),
+			    c->now) != 0) {
 		cm->cnt[CM_CNT_DISCONNECTED]++;
 		cm_ev_simple(cm, id, ROCE_CM_EVENT_DISCONNECTED, -ENOSPC);
-		cm_enter_timewait(cm, id, now);
+		return CM_OUT_ALT;
 	}
-	return 0;
+	return CM_OUT_NEXT;
 }
 
 int
 roce_cm_destroy_id(struct roce_cm_id *id, uint64_t now)
 {
-	struct roce_cm *cm;
+	struct cm_ctx c = { .id = id, .now = now };
 
 	if (id == NULL || !id->in_use || id->orphan)
 		return -EINVAL;
-	cm = id->cm;
+	c.cm = id->cm;
+	/*
+	 * What the connection still needs (REJ, DREQ, timewait) happens
+	 * without events; an idle id is freed on entering IDLE
+	 */
 	id->orphan = true;
-	switch (id->state) {
-	case ROCE_CM_IDLE:
-		cm_id_free(cm, id);
-		return 0;
-	case ROCE_CM_SIDR_REQ_RCVD:
-		/* IBTA 12.11: a request nobody will answer is rejected */
-		return roce_cm_sidr_reply(id, ROCE_CM_SIDR_REJECT, 0, 0, NULL,
-					  0, now);
-	case ROCE_CM_SIDR_REQ_SENT:
-		cm_set_idle(cm, id);
-		return 0;
-	case ROCE_CM_ESTABLISHED:
-	case ROCE_CM_REQ_SENT:
-	case ROCE_CM_MRA_REQ_RCVD:
-	case ROCE_CM_REQ_RCVD:
-	case ROCE_CM_MRA_REQ_SENT:
-	case ROCE_CM_REP_SENT:
-	case ROCE_CM_MRA_REP_RCVD:
-		roce_cm_disconnect(id, now);
-		break;
-	default:
-		/* DREQ_SENT, TIMEWAIT: finishing on its own */
-		break;
-	}
+	cm_fsm_apply(&c, CM_IN_DESTROY);
 	/* the application may destroy its QP from now on */
 	if (id->in_use) {
-		cm_qp_to_err(cm, id);
+		cm_qp_to_err(c.cm, id);
 		id->qp = NULL;
 	}
 	return 0;

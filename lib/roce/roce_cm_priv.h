@@ -7,11 +7,18 @@
  * its files and the helpers they call one another through.
  *
  *   roce_cm_msg.c   MAD pack/unpack, rdma_cm IP header, time codes
- *   roce_cm.c       ids, connection hash, events, sends, QP moves, timers,
- *                   create/destroy
- *   roce_cm_rx.c    received REQ..DREP, held REQs, poll
- *   roce_cm_api.c   listen/connect/accept/reject/disconnect, queries
+ *   roce_cm_fsm.c   THE state machine: the [state][input] table, the one
+ *                   place that applies a transition, the timer callbacks
+ *   roce_cm.c       ids, connection hash, events, sends, QP moves, the
+ *                   timeout steps, create/destroy
+ *   roce_cm_rx.c    received REQ..DREP (lookups, checks, their steps),
+ *                   held REQs, poll
+ *   roce_cm_api.c   listen/connect/accept/reject/disconnect (checks, their
+ *                   steps), queries
  *   roce_cm_sidr.c  UD service ID resolution (SIDR_REQ/SIDR_REP)
+ *
+ * Nothing but roce_cm_fsm.c writes an id's state: a file that has an input
+ * for an id fills a struct cm_ctx and calls cm_fsm_apply().
  *
  * The helpers are hidden: libroce exports only the roce_cm_* API.
  */
@@ -61,6 +68,97 @@ enum roce_cm_cnt {
 	CM_CNT_MAX,
 };
 
+
+/*
+ * The inputs of the state machine (the table's columns, roce_cm_fsm.c):
+ * what happens to a connection, as opposed to the events the CM reports to
+ * the application (enum roce_cm_event_type).
+ */
+enum cm_input {
+	/* received messages (roce_cm_rx.c, roce_cm_sidr.c) */
+	CM_IN_RX_REQ,		/* a REQ: a new one (IDLE) or a duplicate */
+	CM_IN_RX_REQ_STALE,	/* a new REQ from this connection's peer QP */
+	CM_IN_RX_MRA_REQ,	/* MRA for a REQ */
+	CM_IN_RX_MRA_REP,	/* MRA for a REP */
+	CM_IN_RX_MRA_OTHER,	/* MRA for anything else (LAP) */
+	CM_IN_RX_REJ,
+	CM_IN_RX_REP,
+	CM_IN_RX_RTU,
+	CM_IN_RX_DREQ,
+	CM_IN_RX_DREP,
+	CM_IN_RX_SIDR_REQ,	/* a new one (IDLE) or a duplicate */
+	CM_IN_RX_SIDR_REP,
+	/* the application's calls (roce_cm_api.c, roce_cm_sidr.c) */
+	CM_IN_CONNECT,
+	CM_IN_ACCEPT,
+	CM_IN_REJECT,
+	CM_IN_DISCONNECT,
+	CM_IN_DESTROY,
+	CM_IN_SIDR_REQUEST,
+	CM_IN_SIDR_REPLY,
+	CM_IN_LISTEN_STOP,	/* the id's listener stops */
+	/* timers */
+	CM_IN_TIMEOUT_REQ,	/* our REQ unanswered after every retry */
+	CM_IN_TIMEOUT_REP,
+	CM_IN_TIMEOUT_DREQ,
+	CM_IN_TIMEOUT_SIDR_REQ,
+	CM_IN_TIMEWAIT_EXIT,
+	CM_IN_MAX,
+};
+
+/* Where an input comes from. */
+enum cm_input_class {
+	CM_CLASS_RX,
+	CM_CLASS_API,
+	CM_CLASS_TIMER,
+};
+
+/* What a cell of the table does with its input. */
+enum cm_cell_kind {
+	CM_K_NONE = 0,		/* never in the table (a unit test checks) */
+	CM_K_TRANS,		/* run the step, enter the next state */
+	CM_K_DUP,		/* received: a duplicate, counted cm_rx_dup */
+	CM_K_BAD_STATE,		/* received: cm_rx_drop_bad_state (or cm_rx_dup) */
+	CM_K_UNKNOWN,		/* received for an idle id: cm_rx_drop_unknown_id */
+	CM_K_ILLEGAL,		/* the application's call: -EINVAL */
+	CM_K_IGNORE,		/* nothing to do (e.g. a timer that can't apply) */
+};
+
+/* "no state" in a cell: next keeps the state, via and alt: none. */
+#define CM_SAME ROCE_CM_STATE_MAX
+
+/* What a step tells the machine. */
+enum cm_out {
+	CM_OUT_NEXT,	/* enter the cell's next state */
+	CM_OUT_ALT,	/* enter the cell's alternative state */
+	CM_OUT_FAIL,	/* the call failed (cm_ctx::ret): the state stays */
+};
+
+struct roce_cm_id;
+
+/* An input on its way through the machine. */
+struct cm_ctx {
+	struct roce_cm *cm;
+	struct roce_cm_id *id;
+	enum cm_input in;		/* set by cm_fsm_apply() */
+	uint64_t now;
+	const struct roce_mad_rx *rx;	/* received inputs: the MAD... */
+	const void *msg;		/* ...and its unpacked message */
+	const void *arg;		/* calls, new requests: their arguments */
+	int ret;			/* calls: the result (0 or -errno) */
+};
+
+typedef enum cm_out (*cm_step_fn)(struct cm_ctx *c);
+
+/* One cell of the table: [state][input]. */
+struct cm_cell {
+	uint8_t kind;		/* enum cm_cell_kind */
+	uint8_t via;		/* entered before the step, or CM_SAME */
+	uint8_t next;		/* entered after the step (CM_OUT_NEXT) */
+	uint8_t alt;		/* entered after the step (CM_OUT_ALT) */
+	bool dup;		/* answers a retransmission: cm_rx_dup */
+	cm_step_fn step;	/* NULL: the state's entry does it all */
+};
 
 struct roce_cm_listener {
 	struct roce_cm *cm;
@@ -119,6 +217,7 @@ struct roce_cm_id {
 	struct roce_mad_addr addr;	/* MAD addressing to the peer */
 	struct roce_cm_addr local, remote;
 	struct roce_mad_send *send;	/* REQ, REP or DREQ waiting */
+	uint8_t send_timeout;		/* enum cm_input when it times out */
 	struct roce_timer tw_timer;
 	uint32_t hslot[HK_MAX];		/* hash slot + 1, 0: not hashed */
 	void *context;
@@ -158,7 +257,24 @@ struct roce_cm {
 	struct cm_held_req held[CM_HOLD_MAX];	/* REQs without a listener */
 	uint32_t nb_held;
 	uint64_t cnt[CM_CNT_MAX];
+	/* the cells of the table applied, [state][input] */
+	uint64_t fsm_hits[ROCE_CM_STATE_MAX][CM_IN_MAX];
 };
+
+/* ---- roce_cm_fsm.c ---- */
+
+CM_HIDDEN extern const struct cm_cell cm_fsm[ROCE_CM_STATE_MAX][CM_IN_MAX];
+CM_HIDDEN const char *cm_input_name(enum cm_input in);
+CM_HIDDEN enum cm_input_class cm_input_class(enum cm_input in);
+/*
+ * Apply input @p in to c->id: the one place where an id changes state.
+ * @return c->ret, or -EINVAL for a call that is illegal in the state.
+ */
+CM_HIDDEN int cm_fsm_apply(struct cm_ctx *c, enum cm_input in);
+/* timer callbacks: roce_mad_agent_config::timeout_cb, the timewait timer */
+CM_HIDDEN void cm_send_timeout(void *cb_ctx, void *ctx,
+			       struct roce_mad_send *s, uint64_t now);
+CM_HIDDEN void cm_timewait_cb(struct roce_timer *t, uint64_t now);
 
 /* ---- roce_cm.c ---- */
 
@@ -184,9 +300,7 @@ CM_HIDDEN struct roce_cm_id *cm_id_by_comm_id(struct roce_cm *cm,
 CM_HIDDEN struct roce_cm_id *cm_id_alloc(struct roce_cm *cm);
 CM_HIDDEN void cm_id_unpend(struct roce_cm_id *id);
 CM_HIDDEN void cm_id_free(struct roce_cm *cm, struct roce_cm_id *id);
-CM_HIDDEN void cm_set_idle(struct roce_cm *cm, struct roce_cm_id *id);
-CM_HIDDEN void cm_enter_timewait(struct roce_cm *cm, struct roce_cm_id *id,
-				 uint64_t now);
+CM_HIDDEN void cm_hk_remove_all(struct roce_cm *cm, struct roce_cm_id *id);
 
 /* events: NULL (counted) when the queue is full or the id an orphan */
 CM_HIDDEN struct roce_cm_event *cm_ev_push(struct roce_cm *cm,
@@ -224,6 +338,12 @@ CM_HIDDEN int cm_qp_to_init(struct roce_cm *cm, struct roce_cm_id *id);
 CM_HIDDEN int cm_qp_to_rts(struct roce_cm *cm, struct roce_cm_id *id);
 CM_HIDDEN void cm_qp_to_err(struct roce_cm *cm, struct roce_cm_id *id);
 
+/* steps of the timers */
+CM_HIDDEN enum cm_out cm_step_req_timeout(struct cm_ctx *c);
+CM_HIDDEN enum cm_out cm_step_rep_timeout(struct cm_ctx *c);
+CM_HIDDEN enum cm_out cm_step_dreq_timeout(struct cm_ctx *c);
+CM_HIDDEN enum cm_out cm_step_timewait_exit(struct cm_ctx *c);
+
 /* ---- roce_cm_rx.c ---- */
 
 /* index of our GID @p gid in the device table, -1 when it is not ours */
@@ -233,13 +353,46 @@ CM_HIDDEN bool cm_addr_is_any(const struct roce_cm_addr *a);
 CM_HIDDEN struct roce_cm_listener *cm_find_listener(struct roce_cm *cm,
 						    uint64_t sid,
 						    const struct roce_cm_addr *dst);
+/* a received message for no (or an idle) id: counted, a DREQ answered */
+CM_HIDDEN void cm_rx_unknown(struct cm_ctx *c, enum cm_input in);
+
+/* steps of the received messages */
+CM_HIDDEN enum cm_out cm_step_req_new(struct cm_ctx *c);
+CM_HIDDEN enum cm_out cm_step_req_mra(struct cm_ctx *c);
+CM_HIDDEN enum cm_out cm_step_mra(struct cm_ctx *c);
+CM_HIDDEN enum cm_out cm_step_rep(struct cm_ctx *c);
+CM_HIDDEN enum cm_out cm_step_rep_rtu(struct cm_ctx *c);
+CM_HIDDEN enum cm_out cm_step_rtu(struct cm_ctx *c);
+CM_HIDDEN enum cm_out cm_step_rej_req(struct cm_ctx *c);
+CM_HIDDEN enum cm_out cm_step_rej_rep(struct cm_ctx *c);
+CM_HIDDEN enum cm_out cm_step_rej_est(struct cm_ctx *c);
+CM_HIDDEN enum cm_out cm_step_dreq(struct cm_ctx *c);
+CM_HIDDEN enum cm_out cm_step_dreq_drep(struct cm_ctx *c);
+CM_HIDDEN enum cm_out cm_step_drep(struct cm_ctx *c);
+
+/* ---- roce_cm_api.c ---- */
+
+/* steps of the application's calls (c->arg: the call's arguments) */
+CM_HIDDEN enum cm_out cm_step_connect(struct cm_ctx *c);
+CM_HIDDEN enum cm_out cm_step_accept(struct cm_ctx *c);
+/* c->arg NULL: Consumer Defined, no private data (listen stop, destroy) */
+CM_HIDDEN enum cm_out cm_step_reject(struct cm_ctx *c);
+CM_HIDDEN enum cm_out cm_step_abort_req(struct cm_ctx *c);
+CM_HIDDEN enum cm_out cm_step_abort_rep(struct cm_ctx *c);
+/* c->arg NULL: no private data (destroy, stale connection) */
+CM_HIDDEN enum cm_out cm_step_disconnect(struct cm_ctx *c);
 
 /* ---- roce_cm_sidr.c ---- */
 
 CM_HIDDEN void cm_rx_sidr_req(struct roce_cm *cm, const struct roce_mad_rx *rx,
 			      uint64_t now);
-CM_HIDDEN void cm_rx_sidr_rep(struct roce_cm *cm, const struct roce_mad_rx *rx);
-/* a SIDR_REQ of ours went unanswered after every retry */
-CM_HIDDEN void cm_sidr_timeout(struct roce_cm *cm, struct roce_cm_id *id);
+CM_HIDDEN void cm_rx_sidr_rep(struct roce_cm *cm, const struct roce_mad_rx *rx,
+			      uint64_t now);
+CM_HIDDEN enum cm_out cm_step_sidr_request(struct cm_ctx *c);
+CM_HIDDEN enum cm_out cm_step_sidr_req_new(struct cm_ctx *c);
+/* c->arg NULL: status REJECT, no private data (listen stop, destroy) */
+CM_HIDDEN enum cm_out cm_step_sidr_reply(struct cm_ctx *c);
+CM_HIDDEN enum cm_out cm_step_sidr_rep(struct cm_ctx *c);
+CM_HIDDEN enum cm_out cm_step_sidr_timeout(struct cm_ctx *c);
 
 #endif /* ROCE_CM_PRIV_H */

@@ -81,16 +81,6 @@ struct comp_ctx {
 /* Time                                                               */
 /* ------------------------------------------------------------------ */
 
-uint64_t
-roce_ns_to_tsc(uint64_t ns)
-{
-	uint64_t hz = rte_get_tsc_hz();
-
-	/* split so that neither product overflows for ns < 2^44, hz < 2^40 */
-	return (ns / 1000000) * hz / 1000 +
-	       (ns % 1000000) * hz / 1000000000;
-}
-
 /** Local ACK timeout: 4.096 us * 2^timeout (IBTA 9.7.6.1.1), 0: none. */
 static uint64_t
 comp_timeout_tsc(const struct roce_qp *qp)
@@ -137,28 +127,6 @@ comp_timer_arm(struct roce_qp *qp, struct roce_timer *t, uint64_t expire)
 /* Completions                                                        */
 /* ------------------------------------------------------------------ */
 
-static enum roce_wc_opcode
-comp_wc_opcode(uint8_t op)
-{
-	switch (op) {
-	case ROCE_WR_RDMA_WRITE:
-	case ROCE_WR_RDMA_WRITE_WITH_IMM:
-		return ROCE_WC_RDMA_WRITE;
-	case ROCE_WR_RDMA_READ:
-		return ROCE_WC_RDMA_READ;
-	case ROCE_WR_ATOMIC_CMP_AND_SWP:
-		return ROCE_WC_COMP_SWAP;
-	case ROCE_WR_ATOMIC_FETCH_AND_ADD:
-		return ROCE_WC_FETCH_ADD;
-	case ROCE_WR_BIND_MW:
-		return ROCE_WC_BIND_MW;
-	case ROCE_WR_LOCAL_INV:
-		return ROCE_WC_LOCAL_INV;
-	default:
-		return ROCE_WC_SEND;
-	}
-}
-
 /**
  * Complete the WQE at sq.cons with @p err: the consumer index moves
  * (release: the poster may reuse the slot), then a CQE when it is signaled
@@ -180,7 +148,7 @@ comp_complete_head(struct roce_qp *qp, struct roce_send_wqe *wqe,
 		struct roce_wc wc = {
 			.wr_id = wqe->wr_id,
 			.status = roce_err_to_wc_status(err),
-			.opcode = comp_wc_opcode(wqe->opcode),
+			.opcode = roce_wr_wc_opcode(wqe->opcode),
 			.vendor_err = err,
 			.qp_num = qp->qpn,
 		};
@@ -388,33 +356,25 @@ comp_scatter(struct comp_ctx *c, const struct roce_send_wqe *wqe,
 {
 	struct roce_qp *qp = c->qp;
 	uint32_t src = c->pkt->payload_off;
-	uint32_t i;
+	struct roce_sge_walk w;
 
-	for (i = 0; i < wqe->num_sge && len > 0; i++) {
-		const struct roce_sge *sge = &wqe->sge[i];
+	roce_sge_walk_init(&w, wqe->sge, wqe->num_sge, off, len);
+	while (roce_sge_walk_next(&w)) {
 		struct roce_key_ref ref;
-		uint32_t n;
 		enum roce_err e;
 
-		if (off >= sge->length) {
-			off -= sge->length;
-			continue;
-		}
-		n = RTE_MIN(sge->length - off, len);
 		/* sge[0]: checked at post (local write) and unchanged since */
-		if (i != 0 || !roce_wqe_sge0_ref(wqe, off, &ref)) {
-			e = roce_key_check_local(qp->dev, qp->pd, sge->lkey,
-						 sge->addr + off, n,
+		if (w.i != 0 || !roce_wqe_sge0_ref(wqe, w.off, &ref)) {
+			e = roce_key_check_local(qp->dev, qp->pd,
+						 wqe->sge[w.i].lkey, w.addr, w.n,
 						 ROCE_ACCESS_LOCAL_WRITE, &ref);
 			if (e != ROCE_OK)
 				return e;
 		}
-		comp_copy_from_mbuf(c->m, src, ref.host, n);
-		src += n;
-		len -= n;
-		off = 0;
+		comp_copy_from_mbuf(c->m, src, ref.host, w.n);
+		src += w.n;
 	}
-	return len == 0 ? ROCE_OK : ROCE_ERR_LOC_LEN;
+	return w.len == 0 ? ROCE_OK : ROCE_ERR_LOC_LEN;
 }
 
 /* ------------------------------------------------------------------ */

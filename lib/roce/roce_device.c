@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include <rte_common.h>
+#include <rte_cycles.h>
 #include <rte_errno.h>
 #include <rte_malloc.h>
 #include <rte_string_fns.h>
@@ -124,6 +125,10 @@ roce_device_create(const struct roce_device_config *cfg)
 	dev->cfg.max_mr = max_mr;
 	if (dev->cfg.max_mtu == 0)
 		dev->cfg.max_mtu = ROCE_MTU_4096;
+	dev->ack_pkts = cfg->ack_pkts != 0 ? cfg->ack_pkts :
+		ROCE_RESP_ACK_PKTS;
+	dev->ack_tsc = rte_get_tsc_hz() / 1000000 *
+		(cfg->ack_us != 0 ? cfg->ack_us : ROCE_RESP_ACK_US);
 	/* the caller's name string need not outlive the call */
 	strlcpy(dev->name, cfg->name != NULL ? cfg->name : "roce",
 		sizeof(dev->name));

@@ -154,9 +154,6 @@ roce_req_inflight(const struct roce_qp *qp)
 	return roce_psn_offset(qp->req.psn_hwm, qp->comp.psn);
 }
 
-/** Nanoseconds to TSC cycles (rte_get_tsc_hz()), without overflow. */
-uint64_t roce_ns_to_tsc(uint64_t ns);
-
 /**
  * Completer: complete the WQEs from sq.cons that are ROCE_WQE_DONE or
  * ROCE_WQE_ERROR, strictly in SQ order (worker only). A signaled (or

@@ -370,31 +370,22 @@ roce_post_recv(struct roce_qp *qp, const struct roce_recv_wr *wr,
 	return ret;
 }
 
+const uint8_t roce_wr_wc_opcodes[ROCE_WR_OPCODE_MAX] = {
+	[ROCE_WR_RDMA_WRITE] = ROCE_WC_RDMA_WRITE,
+	[ROCE_WR_RDMA_WRITE_WITH_IMM] = ROCE_WC_RDMA_WRITE,
+	[ROCE_WR_SEND] = ROCE_WC_SEND,
+	[ROCE_WR_SEND_WITH_IMM] = ROCE_WC_SEND,
+	[ROCE_WR_SEND_WITH_INV] = ROCE_WC_SEND,
+	[ROCE_WR_RDMA_READ] = ROCE_WC_RDMA_READ,
+	[ROCE_WR_ATOMIC_CMP_AND_SWP] = ROCE_WC_COMP_SWAP,
+	[ROCE_WR_ATOMIC_FETCH_AND_ADD] = ROCE_WC_FETCH_ADD,
+	[ROCE_WR_LOCAL_INV] = ROCE_WC_LOCAL_INV,
+	[ROCE_WR_BIND_MW] = ROCE_WC_BIND_MW,
+};
+
 /* ------------------------------------------------------------------ */
 /* Errors and flush (worker)                                          */
 /* ------------------------------------------------------------------ */
-
-static enum roce_wc_opcode
-wr_wc_opcode(uint8_t op)
-{
-	switch (op) {
-	case ROCE_WR_RDMA_WRITE:
-	case ROCE_WR_RDMA_WRITE_WITH_IMM:
-		return ROCE_WC_RDMA_WRITE;
-	case ROCE_WR_RDMA_READ:
-		return ROCE_WC_RDMA_READ;
-	case ROCE_WR_ATOMIC_CMP_AND_SWP:
-		return ROCE_WC_COMP_SWAP;
-	case ROCE_WR_ATOMIC_FETCH_AND_ADD:
-		return ROCE_WC_FETCH_ADD;
-	case ROCE_WR_LOCAL_INV:
-		return ROCE_WC_LOCAL_INV;
-	case ROCE_WR_BIND_MW:
-		return ROCE_WC_BIND_MW;
-	default:
-		return ROCE_WC_SEND;
-	}
-}
 
 /* Push one flush completion; a full CQ loses it (counted), never loops. */
 static bool
@@ -428,7 +419,7 @@ flush_sq(struct roce_qp *qp)
 
 		memset(&wc, 0, sizeof(wc));
 		wc.wr_id = wqe->wr_id;
-		wc.opcode = wr_wc_opcode(wqe->opcode);
+		wc.opcode = roce_wr_wc_opcode(wqe->opcode);
 		wc.qp_num = qp->qpn;
 		if (wqe->state == ROCE_WQE_ERROR && wqe->status != ROCE_OK &&
 		    wqe->status != ROCE_ERR_FLUSH) {

@@ -163,6 +163,19 @@ static_assert(offsetof(struct roce_wq, max_inline) + sizeof(uint32_t) <=
 	      2 * RTE_CACHE_LINE_SIZE,
 	      "the consumer index and the ring's shape share one cache line");
 
+/*
+ * The completion opcode of each send WR opcode (IBTA 11.4.2.1; the
+ * completer and the flush both use it; roce_post.c).
+ */
+extern const uint8_t roce_wr_wc_opcodes[ROCE_WR_OPCODE_MAX];
+
+static inline enum roce_wc_opcode
+roce_wr_wc_opcode(uint8_t op)
+{
+	return op < ROCE_WR_OPCODE_MAX ?
+		(enum roce_wc_opcode)roce_wr_wc_opcodes[op] : ROCE_WC_SEND;
+}
+
 static inline void *
 roce_wq_slot(const struct roce_wq *q, uint32_t idx)
 {
@@ -293,6 +306,9 @@ struct roce_device {
 	uint64_t ev_dropped;
 	/** Congestion control parameters (roce_cc.c; relaxed atomics) */
 	uint32_t cc[ROCE_CC_PARAM_MAX];
+	/** ACK coalescing (cfg.ack_pkts/ack_us resolved): packets, TSC */
+	uint32_t ack_pkts;
+	uint64_t ack_tsc;
 	roce_event_observer_t ev_observer;	/**< under ev_lock */
 	void *ev_observer_ctx;
 	bool port_up;
@@ -524,6 +540,59 @@ roce_wqe_sge0_ref(const struct roce_send_wqe *wqe, uint32_t off,
 	ref->host = wqe->sge0_host + off;
 	ref->entry = wqe->sge0_entry;
 	ref->state = wqe->sge0_state;
+	return true;
+}
+
+/**
+ * The pieces of message bytes [off, off + len) in an SGE list, SGE by SGE:
+ * the one walk of the requester's gather and the completer's and
+ * responder's scatters. roce_sge_walk_next() gives the next piece (@c i
+ * its SGE, @c addr and @c n its address and length) until the bytes are
+ * placed or the list ends; @c len left over is a local length error.
+ */
+struct roce_sge_walk {
+	const struct roce_sge *sge;
+	uint32_t num;		/**< SGEs in the list */
+	uint32_t i;		/**< the current piece's SGE */
+	uint32_t off;		/**< offset into SGE i of the next piece */
+	uint32_t len;		/**< bytes still to place */
+	uint64_t addr;		/**< the current piece */
+	uint32_t n;
+};
+
+static inline void
+roce_sge_walk_init(struct roce_sge_walk *w, const struct roce_sge *sge,
+		   uint32_t num, uint32_t off, uint32_t len)
+{
+	w->sge = sge;
+	w->num = num;
+	w->i = 0;
+	w->off = off;
+	w->len = len;
+	w->n = 0;
+	/* skip the SGEs before off */
+	while (w->i < num && w->off >= sge[w->i].length) {
+		w->off -= sge[w->i].length;
+		w->i++;
+	}
+}
+
+/** The next piece in w->i/addr/n: false when every byte is placed or no SGE is left. */
+static inline bool
+roce_sge_walk_next(struct roce_sge_walk *w)
+{
+	if (w->n != 0) {	/* the previous piece is done */
+		w->len -= w->n;
+		w->i++;
+		w->off = 0;
+		w->n = 0;
+	}
+	while (w->i < w->num && w->len != 0 && w->sge[w->i].length == 0)
+		w->i++;
+	if (w->len == 0 || w->i >= w->num)
+		return false;
+	w->addr = w->sge[w->i].addr + w->off;
+	w->n = RTE_MIN(w->sge[w->i].length - w->off, w->len);
 	return true;
 }
 
@@ -769,6 +838,8 @@ int roce_worker_exec(struct roce_worker *w, roce_worker_fn fn, void *arg);
 
 /** Queue one frame for transmission at the end of this poll (worker only). */
 void roce_worker_tx(struct roce_worker *w, struct rte_mbuf *m);
+/** Hand the batched frames to the driver's callback (roce_worker_io.c). */
+void roce_worker_tx_flush(struct roce_worker *w);
 
 /** Tell the worker a QP has send work (any thread: doorbell). */
 void roce_worker_doorbell(struct roce_worker *w, struct roce_qp *qp);

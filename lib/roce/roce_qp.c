@@ -437,6 +437,7 @@ qp_destroy_exec(void *arg)
 	__atomic_store_n(&qp->state, ROCE_QPS_RESET, __ATOMIC_RELEASE);
 	roce_timer_cancel(ts, &qp->comp.retrans);
 	roce_timer_cancel(ts, &qp->comp.rnr);
+	roce_resp_stop(qp);
 	roce_cc_stop(qp);
 	roce_worker_qp_detach(qp->w, qp);
 	return 0;

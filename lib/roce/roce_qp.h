@@ -100,13 +100,15 @@ struct roce_resp_state {
 	bool nak_sent;		/**< one NAK per sequence error (IBTA 9.7.5.1.2) */
 	bool in_message;	/**< between FIRST and LAST of a multi-packet message */
 	bool drop_message;	/**< UC: rest of a broken message is dropped */
-	/* ACK coalescing */
+	/* ACK coalescing: ack_pending sends at the next output, unacked
+	 * packets without one wait for ack_timer (roce_resp.c step_ack) */
 	bool ack_pending;
 	uint8_t ack_syndrome;
 	bool in_resp_list;
 	bool rwqe_from_srq;
 	uint32_t ack_psn;
-	uint32_t fatal;		/**< enum roce_err: NAK then ERR once output drained */
+	uint16_t fatal;		/**< enum roce_err: NAK then ERR once output drained */
+	uint16_t unacked;	/**< packets since the last ACK sent */
 	/* current inbound WRITE */
 	uint32_t write_len;	/**< WRITE: DMA length of the message */
 	uint32_t write_off;	/**< WRITE: bytes placed so far */
@@ -130,6 +132,7 @@ struct roce_resp_state {
 	struct roce_key_cache lkc;	/**< last receive L_Key that passed */
 	uint8_t ooo_op[ROCE_SR_WINDOW];		/**< SR: held packets' opcodes */
 	uint32_t ooo_len[ROCE_SR_WINDOW];	/**< FIRST: DMA length, else payload */
+	struct roce_timer ack_timer;	/**< a held ACK goes when it fires */
 };
 
 /**
@@ -378,6 +381,8 @@ void roce_resp_reset(struct roce_qp *qp);
  */
 bool roce_resp_flush_held(struct roce_qp *qp);
 
+/** Responder: disarm the held ACK's timer (reset, destroy; worker). */
+void roce_resp_stop(struct roce_qp *qp);
 /** Responder: free what roce_resp_reset()/the engine allocated (destroy). */
 void roce_resp_fini(struct roce_qp *qp);
 

@@ -480,6 +480,7 @@ qp_timers_cancel(struct roce_qp *qp)
 
 	roce_timer_cancel(ts, &qp->comp.retrans);
 	roce_timer_cancel(ts, &qp->comp.rnr);
+	roce_resp_stop(qp);
 }
 
 /*

@@ -278,7 +278,7 @@ req_gather(struct req_ctx *c, uint32_t off, uint32_t len)
 	 */
 	bool zc = qp->type == ROCE_QPT_RC &&
 		roce_txbuf_zc_ok(&qp->dev->cfg, len);
-	uint32_t i;
+	struct roce_sge_walk w;
 
 	if (len == 0)
 		return ROCE_OK;
@@ -288,25 +288,21 @@ req_gather(struct req_ctx *c, uint32_t off, uint32_t len)
 			return ROCE_ERR_GENERAL;
 		return ROCE_OK;
 	}
-	for (i = 0; i < wqe->num_sge && len > 0; i++) {
-		const struct roce_sge *sge = &wqe->sge[i];
+	roce_sge_walk_init(&w, wqe->sge, wqe->num_sge, off, len);
+	while (roce_sge_walk_next(&w)) {
 		struct roce_key_ref ref;
-		uint32_t n;
+		uint32_t n = w.n;
 		enum roce_err e;
 
-		if (off >= sge->length) {
-			off -= sge->length;
-			continue;
-		}
-		n = RTE_MIN(sge->length - off, len);
 		/* sge[0]: checked at post and unchanged since, one load */
-		if (i != 0 || !roce_wqe_sge0_ref(wqe, off, &ref)) {
-			e = roce_key_check_local(qp->dev, qp->pd, sge->lkey,
-						 sge->addr + off, n, 0, &ref);
+		if (w.i != 0 || !roce_wqe_sge0_ref(wqe, w.off, &ref)) {
+			e = roce_key_check_local(qp->dev, qp->pd,
+						 wqe->sge[w.i].lkey, w.addr, n,
+						 0, &ref);
 			if (e != ROCE_OK)
 				return e;
 		}
-		if (n == len && zc) {
+		if (n == w.len && zc) {
 			/*
 			 * The whole payload is in this SGE: attach it, counted
 			 * in the key until the driver frees the mbuf (a stale
@@ -330,11 +326,9 @@ req_gather(struct req_ctx *c, uint32_t off, uint32_t len)
 		if (req_append(mp, c->m, ref.host, n) != 0)
 			return ROCE_ERR_GENERAL;
 		zc = false;	/* one range only: the rest is copied too */
-		off = 0;
-		len -= n;
 	}
 	/* SGEs shorter than the message length: post_send let it through */
-	return len == 0 ? ROCE_OK : ROCE_ERR_LOC_LEN;
+	return w.len == 0 ? ROCE_OK : ROCE_ERR_LOC_LEN;
 }
 
 /**

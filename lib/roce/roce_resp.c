@@ -15,10 +15,10 @@
  *
  * Output never leaves from roce_resp_rx(): READ responses, atomic ACKs and
  * the coalesced ACK/NAK wait in the QP's responder state and are sent by
- * roce_resp_run() from the worker's poll, in PSN order, at most
- * RESP_BUDGET packets per QP per poll (a 1 MiB READ does not block the
- * worker). One ACK per QP per poll carries the newest PSN and MSN
- * (coalescing, IBTA 9.7.5.1.1: an ACK acknowledges every earlier PSN).
+ * roce_resp_run() (roce_resp_out.c) from the worker's poll, in PSN order,
+ * a bounded number per QP per poll (a 1 MiB READ does not block the
+ * worker). ACKs are coalesced (IBTA 9.7.5.1.1: an ACK acknowledges every
+ * earlier PSN): step_ack decides when one is due.
  */
 #include <errno.h>
 #include <string.h>
@@ -31,12 +31,10 @@
 #include "roce_parse.h"
 #include "roce_psn.h"
 #include "roce_qp.h"
+#include "roce_resp_priv.h"
 #include "roce_sr.h"
 #include "roce_txbuf.h"
 #include "roce_worker.h"
-
-/** Response packets one roce_resp_run() call builds for a QP. */
-#define RESP_BUDGET 32
 
 /** RoCEv2 GRH area at the start of a UD receive buffer (IBTA 11.4.1.2). */
 #define RESP_GRH_LEN 40
@@ -94,35 +92,11 @@ resp_count(struct resp_ctx *c, enum roce_worker_cnt cnt)
 	c->w->cnt[cnt]++;
 }
 
-/* Receive WQEs available on the QP's own RQ (worker view). */
-static uint32_t
-rq_avail(const struct roce_qp *qp)
-{
-	return __atomic_load_n(&qp->rq.prod, __ATOMIC_ACQUIRE) - qp->rq.cons;
-}
-
 /*
  * ACK syndrome with the end-to-end credit count (IBTA 9.7.7.2, table 46:
  * the largest encoded value not above the receive WQEs available). QPs on
  * an SRQ have no credits: 0x1f, "invalid" (IBTA 10.2.9.4).
  */
-static uint8_t
-resp_ack_syndrome(const struct roce_qp *qp)
-{
-	static const uint32_t credit[31] = {
-		0, 1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192,
-		256, 384, 512, 768, 1024, 1536, 2048, 3072, 4096, 6144, 8192,
-		12288, 16384, 24576, 32768,
-	};
-	uint32_t avail, code;
-
-	if (qp->srq != NULL)
-		return roce_syndrome(ROCE_AETH_ACK, ROCE_AETH_CREDIT_INVALID);
-	avail = rq_avail(qp);
-	for (code = 30; code > 0 && credit[code] > avail; code--)
-		;
-	return roce_syndrome(ROCE_AETH_ACK, (uint8_t)code);
-}
 
 /* Copy @p len bytes at offset @p off of a (chained) mbuf to @p dst, once. */
 static void
@@ -142,157 +116,9 @@ mbuf_copy_out(const struct rte_mbuf *m, uint32_t off, void *dst, uint32_t len)
 }
 
 /* ------------------------------------------------------------------ */
-/* Output: frames built from the QP path                              */
-/* ------------------------------------------------------------------ */
-
-/* Append @p len bytes from @p src to @p m, chaining segments as needed. */
-static int
-mbuf_append_data(struct rte_mempool *mp, struct rte_mbuf *m, const uint8_t *src,
-		 uint32_t len)
-{
-	struct rte_mbuf *last = rte_pktmbuf_lastseg(m), *seg;
-	uint32_t room, n;
-	char *dst;
-
-	while (len != 0) {
-		room = rte_pktmbuf_tailroom(last);
-		if (room == 0) {
-			seg = rte_pktmbuf_alloc(mp);
-			if (seg == NULL)
-				return -ENOMEM;
-			/* payload segments need no headroom */
-			seg->data_off = 0;
-			if (rte_pktmbuf_chain(m, seg) != 0) {
-				rte_pktmbuf_free(seg);
-				return -EOVERFLOW;
-			}
-			last = seg;
-			continue;
-		}
-		n = RTE_MIN(room, len);
-		dst = rte_pktmbuf_append(m, (uint16_t)n);
-		if (dst == NULL)	/* appends to the last segment: fits */
-			return -ENOSPC;
-		memcpy(dst, src, n);
-		src += n;
-		len -= n;
-	}
-	/* the builder puts pad and ICRC in the last segment's tailroom */
-	if (rte_pktmbuf_tailroom(last) < 3 + ROCE_ICRC_LEN) {
-		seg = rte_pktmbuf_alloc(mp);
-		if (seg == NULL)
-			return -ENOMEM;
-		seg->data_off = 0;
-		if (rte_pktmbuf_chain(m, seg) != 0) {
-			rte_pktmbuf_free(seg);
-			return -EOVERFLOW;
-		}
-	}
-	return 0;
-}
-
-/*
- * Build and queue one response: the QP's path with @p f's BTH/extension
- * fields, @p len payload bytes from @p payload (of the key checked into
- * @p ref, or NULL). Returns 0 or -ENOMEM (the caller keeps its state and
- * retries on the next poll).
- */
-static int
-resp_send(struct roce_qp *qp, struct roce_hdr_fields *f, const uint8_t *payload,
-	  uint32_t len, const struct roce_key_ref *ref)
-{
-	struct rte_mempool *mp = qp->dev->cfg.hdr_pool;
-	struct roce_worker *w = qp->w;
-	struct rte_mbuf *m;
-	int rc;
-
-	m = roce_worker_hdr_mbuf(w);
-	if (unlikely(m == NULL))
-		goto nomem;
-	/*
-	 * READ response data (one contiguous range of the MR checked by the
-	 * request) is attached zero-copy when large enough (roce_txbuf.h);
-	 * no IOVA for it (-ENOTSUP) or a small payload: copied.
-	 */
-	rc = -ENOTSUP;
-	if (payload != NULL && roce_txbuf_zc_ok(&qp->dev->cfg, len)) {
-		struct roce_txbuf_count zcc = roce_key_ref_zc(qp->dev, ref);
-
-		rc = roce_txbuf_attach_ref(roce_txbuf_pool(&qp->dev->cfg),
-					   roce_worker_zc_pf(w), m, payload,
-					   len, roce_key_ref_iova(ref, payload, len,
-						roce_worker_iova_cache(w)),
-					   &zcc);
-	}
-	if (rc == 0)
-		qp->stats.tx_zc_pkts++;
-	else if (unlikely(mbuf_append_data(mp, m, payload, len) != 0)) {
-		rte_pktmbuf_free(m);
-		goto nomem;
-	}
-	/* RC only: the path's prebuilt headers (roce_build_mbuf_tmpl()) */
-	rc = likely(qp->hdr_len != 0) ?
-		roce_build_mbuf_tmpl(m, qp->hdr_tmpl, qp->hdr_len, f) :
-		roce_build_mbuf(m, f);
-	if (rc == 0)
-		rc = roce_icrc_fill_built(m);
-	if (unlikely(rc != 0)) {
-		/* the path was accepted by the builder at modify time */
-		ROCE_LOG(ERR, resp, "qp %u: cannot build opcode 0x%02x: %d",
-			 qp->qpn, f->opcode, rc);
-		rte_pktmbuf_free(m);
-		goto nomem;
-	}
-	qp->stats.tx_pkts++;
-	qp->stats.tx_bytes += len;
-	roce_worker_tx(w, m);
-	return 0;
-nomem:
-	w->cnt[ROCE_WCNT_RESP_NO_MBUF]++;
-	return -ENOMEM;
-}
-
-/*
- * Fields of a response of @p opcode at @p psn. With the path's prebuilt
- * headers (RC after RTR) the builder reads only the BTH and extension
- * fields (roce_build_mbuf_tmpl()): those come from the QP's per-packet
- * copies, and qp->path (three cache lines) is not read.
- */
-static inline void
-resp_fields(const struct roce_qp *qp, struct roce_hdr_fields *f,
-	    uint8_t opcode, uint32_t psn, uint8_t syndrome, uint32_t msn)
-{
-	if (likely(qp->hdr_len != 0)) {
-		f->mig = false;
-		f->fecn = false;
-		f->becn = false;
-		f->pkey = qp->pkey;
-		f->dqpn = qp->dest_qpn;
-		f->srx = NULL;
-		f->orig = 0;
-	} else {
-		*f = qp->path;
-	}
-	f->opcode = opcode;
-	f->psn = roce_psn_mask(psn);
-	f->ackreq = false;
-	f->se = false;
-	f->syndrome = syndrome;
-	f->msn = msn & ROCE_PSN_MASK;
-}
-
-/* ------------------------------------------------------------------ */
 /* Responder resources (READ / atomic), IBTA 9.7.5.1.4                 */
 /* ------------------------------------------------------------------ */
 
-/* The @p i-th oldest (i < res_count, res_head < res_cap): no divide. */
-static inline struct roce_resp_res *
-res_at(const struct roce_resp_state *r, uint32_t i)
-{
-	uint32_t k = r->res_head + i;
-
-	return &r->res[k >= r->res_cap ? k - r->res_cap : k];
-}
 
 /*
  * A new resource at the tail. The oldest one is reused when the ring is
@@ -459,38 +285,29 @@ resp_scatter(struct roce_qp *qp, const struct roce_recv_wqe *wqe, uint32_t off,
 	     const struct rte_mbuf *m, uint32_t src_off, const uint8_t *flat,
 	     uint32_t len)
 {
+	struct roce_sge_walk w;
 	struct roce_key_ref ref;
-	uint32_t i, soff, n;
 	enum roce_err e;
 
 	if ((uint64_t)off + len > wqe->length)
 		return ROCE_ERR_LOC_LEN;
-	for (i = 0; i < wqe->num_sge && len != 0; i++) {
-		const struct roce_sge *sge = &wqe->sge[i];
-
-		if (off >= sge->length) {
-			off -= sge->length;
-			continue;
-		}
-		soff = off;
-		n = RTE_MIN(len, sge->length - soff);
-		e = roce_key_check_local_cached(qp->dev, qp->pd, sge->lkey,
-						sge->addr + soff, n,
-						ROCE_ACCESS_LOCAL_WRITE, &ref,
-						&qp->resp.lkc);
+	roce_sge_walk_init(&w, wqe->sge, wqe->num_sge, off, len);
+	while (roce_sge_walk_next(&w)) {
+		e = roce_key_check_local_cached(qp->dev, qp->pd,
+						wqe->sge[w.i].lkey, w.addr,
+						w.n, ROCE_ACCESS_LOCAL_WRITE,
+						&ref, &qp->resp.lkc);
 		if (e != ROCE_OK)
 			return ROCE_ERR_LOC_PROT;
 		if (flat != NULL) {
-			memcpy(ref.host, flat, n);
-			flat += n;
+			memcpy(ref.host, flat, w.n);
+			flat += w.n;
 		} else {
-			mbuf_copy_out(m, src_off, ref.host, n);
-			src_off += n;
+			mbuf_copy_out(m, src_off, ref.host, w.n);
+			src_off += w.n;
 		}
-		len -= n;
-		off = 0;
 	}
-	return len == 0 ? ROCE_OK : ROCE_ERR_LOC_LEN;
+	return w.len == 0 ? ROCE_OK : ROCE_ERR_LOC_LEN;
 }
 
 /* ------------------------------------------------------------------ */
@@ -923,6 +740,7 @@ exec_write(struct resp_ctx *c)
 	return RESP_DONE;
 }
 
+
 /* READ: record the resource; roce_resp_run() streams the response. */
 static void
 exec_read(struct resp_ctx *c)
@@ -953,6 +771,7 @@ exec_read(struct resp_ctx *c)
 	r->epsn = roce_psn_next(res->last_psn);
 	/* the READ response acknowledges every earlier PSN */
 	r->ack_pending = false;
+	roce_resp_ack_covered(qp);
 	roce_worker_resp_pending(c->w, qp);
 }
 
@@ -990,6 +809,7 @@ exec_atomic(struct resp_ctx *c)
 	res->pending = true;
 	r->epsn = roce_psn_next(c->psn);
 	r->ack_pending = false;
+	roce_resp_ack_covered(qp);
 	roce_worker_resp_pending(c->w, qp);
 }
 
@@ -1099,12 +919,28 @@ step_ack(struct resp_ctx *c)
 		}
 		return RESP_DONE;
 	}
-	r->ack_pending = true;
 	r->ack_psn = c->psn;
 	r->ack_syndrome = roce_syndrome(ROCE_AETH_ACK, 0);	/* credits at send */
-	roce_worker_resp_pending(c->w, c->qp);
+	r->unacked++;
+	/*
+	 * Coalescing: at once when asked (AckReq) or at a message's end,
+	 * else after ack_pkts packets or ack_us after the first held one
+	 * (roce_device_config). Several in one poll still make one ACK.
+	 */
+	if (roce_bth_ackreq(roce_pkt_bth(c->pkt)) ||
+	    (c->flags & ROCE_OPF_LAST) || r->unacked >= c->qp->dev->ack_pkts) {
+		r->ack_pending = true;
+		roce_worker_resp_pending(c->w, c->qp);
+	} else if (!roce_timer_armed(&r->ack_timer) &&
+		   roce_timer_arm(roce_worker_timers(c->w), &r->ack_timer,
+				  c->w->now + c->qp->dev->ack_tsc) != 0) {
+		/* no timer left: do not hold it */
+		r->ack_pending = true;
+		roce_worker_resp_pending(c->w, c->qp);
+	}
 	return RESP_DONE;
 }
+
 
 /*
  * Duplicate request (IBTA 9.7.5.1.1): never executed again. SEND/WRITE:
@@ -1271,179 +1107,6 @@ roce_resp_rx(struct roce_qp *qp, struct rte_mbuf *m, const void *pkt_v,
 }
 
 /* ------------------------------------------------------------------ */
-/* Output: roce_resp_run()                                            */
-/* ------------------------------------------------------------------ */
-
-/* One READ response packet of @p res (IBTA 9.7.5.2.3). */
-static int
-resp_send_read(struct roce_qp *qp, struct roce_resp_res *res)
-{
-	struct roce_hdr_fields f;
-	uint32_t mtu = roce_qp_mtu(qp);
-	uint32_t left = res->length - res->cur_off;
-	uint32_t n = RTE_MIN(left, mtu);
-	bool first = res->cur_psn == res->start_psn;
-	bool last = res->cur_psn == res->last_psn;
-	uint8_t op;
-
-	/* the region went away since the request was checked */
-	if (unlikely(!roce_key_ref_valid(&res->ref)))
-		return -EACCES;
-	if (first && last)
-		op = ROCE_OP_RC_RDMA_READ_RESPONSE_ONLY;
-	else if (first)
-		op = ROCE_OP_RC_RDMA_READ_RESPONSE_FIRST;
-	else if (last)
-		op = ROCE_OP_RC_RDMA_READ_RESPONSE_LAST;
-	else
-		op = ROCE_OP_RC_RDMA_READ_RESPONSE_MIDDLE;
-	/* AETH (FIRST, LAST, ONLY) carries the credits and the MSN */
-	resp_fields(qp, &f, op, res->cur_psn, resp_ack_syndrome(qp), res->msn);
-	if (resp_send(qp, &f, res->host != NULL ? res->host + res->cur_off :
-		      NULL, n, &res->ref) != 0)
-		return -ENOMEM;
-	qp->w->cnt[ROCE_WCNT_RESP_READ_PKTS]++;
-	res->cur_off += n;
-	if (last || res->cur_psn == res->stop_psn)
-		res->pending = false;
-	if (!last)
-		res->cur_psn = roce_psn_next(res->cur_psn);
-	return 0;
-}
-
-/*
- * The region of a READ being answered was deregistered (or invalidated)
- * meanwhile: the rest of the response is not sent; a remote access error
- * NAK at the next response PSN ends it and the QP goes to ERR, as for a
- * bad R_Key (IBTA 9.7.5.2.3 leaves the mid-response case to the
- * responder; Linux rxe re-checks the MR per packet the same way).
- */
-static void
-resp_read_revoked(struct roce_qp *qp, struct roce_resp_res *res)
-{
-	struct roce_resp_state *r = &qp->resp;
-	uint32_t i;
-
-	for (i = 0; i < r->res_count; i++)
-		res_at(r, i)->pending = false;
-	r->ack_pending = true;
-	r->ack_psn = res->cur_psn;
-	r->ack_syndrome = roce_err_to_nak(ROCE_ERR_LOC_ACCESS);
-	r->fatal = ROCE_ERR_LOC_ACCESS;
-	r->nak_sent = true;
-	qp->stats.rx_drops++;
-	qp->w->cnt[ROCE_WCNT_RESP_REM_ACCESS]++;
-}
-
-/* The atomic ACK of @p res: AETH + AtomicAckETH (IBTA 9.3.5, 9.3.6). */
-static int
-resp_send_atomic_ack(struct roce_qp *qp, struct roce_resp_res *res)
-{
-	struct roce_hdr_fields f;
-
-	resp_fields(qp, &f, ROCE_OP_RC_ATOMIC_ACK, res->first_psn,
-		    resp_ack_syndrome(qp), res->msn);
-	f.orig = res->atomic_orig;
-	if (resp_send(qp, &f, NULL, 0, NULL) != 0)
-		return -ENOMEM;
-	qp->w->cnt[ROCE_WCNT_RESP_ATOMIC_ACKS]++;
-	res->pending = false;
-	return 0;
-}
-
-/* The coalesced ACK or the NAK (IBTA 9.7.5.2.1). */
-static int
-resp_send_ack(struct roce_qp *qp)
-{
-	struct roce_resp_state *r = &qp->resp;
-	struct roce_hdr_fields f;
-	uint8_t syn = r->ack_syndrome;
-	uint8_t srx[ROCE_SRX_SACK_LEN];
-	uint32_t psn = r->ack_psn;
-	bool sack = false;
-
-	if (roce_syndrome_type(syn) == ROCE_AETH_ACK)
-		syn = resp_ack_syndrome(qp);
-	if (roce_sr_on(qp))
-		sack = roce_sr_resp_sack(qp, &psn, &syn, srx);
-	resp_fields(qp, &f, ROCE_OP_RC_ACK, psn, syn, r->msn);
-	if (sack)
-		f.srx = srx;
-	if (resp_send(qp, &f, NULL, 0, NULL) != 0)
-		return -ENOMEM;
-	if (roce_syndrome_type(syn) == ROCE_AETH_ACK) {
-		qp->stats.acks_tx++;
-		qp->w->cnt[ROCE_WCNT_RESP_ACKS]++;
-	} else {
-		qp->stats.naks_tx++;
-	}
-	r->ack_pending = false;
-	return 0;
-}
-
-int
-roce_resp_run(struct roce_qp *qp, uint64_t now)
-{
-	struct roce_resp_state *r = &qp->resp;
-	uint8_t state = __atomic_load_n(&qp->state, __ATOMIC_ACQUIRE);
-	struct roce_resp_res *res;
-	int sent = 0;
-	uint32_t i;
-
-	/* IBTA 10.3.1: RESET, INIT and ERR send no responses */
-	if (unlikely(state == ROCE_QPS_ERR || state <= ROCE_QPS_INIT)) {
-		r->ack_pending = false;
-		for (i = 0; i < r->res_count; i++)
-			res_at(r, i)->pending = false;
-		return 0;
-	}
-	/* responses in PSN order: resources first, oldest first */
-	for (i = 0; i < r->res_count; i++) {
-		res = res_at(r, i);
-		while (res->pending && sent < RESP_BUDGET) {
-			bool rd = res->opcode == ROCE_OP_RC_RDMA_READ_REQUEST;
-			uint32_t len = res->length - res->cur_off;
-			int rc;
-
-			/* DCQCN (roce_cc.c): a limited QP paces its READ
-			 * responses; its timer re-queues the QP */
-			if (rd && !roce_cc_resp_pace_ok(qp, qp->cc_limited, now))
-				return sent;
-			rc = rd ? resp_send_read(qp, res) :
-				resp_send_atomic_ack(qp, res);
-			if (unlikely(rc == -EACCES)) {
-				resp_read_revoked(qp, res);
-				break;
-			}
-			if (rc != 0)
-				goto again;
-			sent++;
-			if (rd)
-				roce_cc_charge(qp, qp->cc_limited, RTE_MIN(len,
-					roce_qp_mtu(qp)) + qp->hdr_len + 20u, now);
-		}
-		if (res->pending)
-			goto again;
-	}
-	/* the ACK/NAK goes after every response for earlier PSNs */
-	if (r->ack_pending) {
-		if (resp_send_ack(qp) != 0)
-			goto again;
-		sent++;
-	}
-	if (unlikely(r->fatal != ROCE_OK)) {
-		enum roce_err cause = r->fatal;
-
-		r->fatal = ROCE_OK;
-		roce_qp_recv_error(qp, cause);
-	}
-	return sent;
-again:
-	roce_worker_resp_pending(qp->w, qp);
-	return sent;
-}
-
-/* ------------------------------------------------------------------ */
 /* Reset / fini                                                       */
 /* ------------------------------------------------------------------ */
 
@@ -1471,6 +1134,8 @@ roce_resp_reset(struct roce_qp *qp)
 	r->ack_pending = false;
 	r->ack_psn = 0;
 	r->ack_syndrome = 0;
+	roce_resp_stop(qp);
+	roce_timer_init(&r->ack_timer, roce_resp_ack_expired, qp);
 	r->res_head = 0;
 	r->res_count = 0;
 	for (i = 0; r->res != NULL && i < r->res_cap; i++)
@@ -1514,6 +1179,7 @@ roce_resp_flush_held(struct roce_qp *qp)
 	r->in_message = false;
 	return ok;
 }
+
 
 void
 roce_resp_fini(struct roce_qp *qp)

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 
+#include <rte_cycles.h>
 #include <rte_malloc.h>
 
 int
@@ -128,4 +129,14 @@ roce_timers_run(struct roce_timers *ts, uint64_t now)
 		ran++;
 	}
 	return ran;
+}
+
+uint64_t
+roce_ns_to_tsc(uint64_t ns)
+{
+	uint64_t hz = rte_get_tsc_hz();
+
+	/* split so that neither product overflows for ns < 2^44, hz < 2^40 */
+	return (ns / 1000000) * hz / 1000 +
+	       (ns % 1000000) * hz / 1000000000;
 }

@@ -46,6 +46,9 @@ roce_timer_armed(const struct roce_timer *t)
 	return t->heap_idx != 0;
 }
 
+/** Nanoseconds to TSC cycles (rte_get_tsc_hz()), without overflow. */
+uint64_t roce_ns_to_tsc(uint64_t ns);
+
 /** Allocate room for @p cap timers on @p socket. */
 int roce_timers_init(struct roce_timers *ts, uint32_t cap, int socket);
 void roce_timers_fini(struct roce_timers *ts);

@@ -131,6 +131,27 @@ struct roce_device_config {
 	 * not fit the link (nor the device's TX buffers).
 	 */
 	enum roce_mtu max_mtu;
+	/**
+	 * RC responder ACK coalescing (IBTA 9.7.5.1.1: an ACK acknowledges
+	 * every earlier PSN). An ACK goes at once when a request asks for one
+	 * (AckReq) or ends a message; otherwise after @p ack_pkts packets
+	 * without one (0: ROCE_RESP_ACK_PKTS; 1: every packet) or @p ack_us
+	 * microseconds after the first of them (0: ROCE_RESP_ACK_US). NAKs
+	 * and READ/atomic responses are never held.
+	 */
+	uint16_t ack_pkts;
+	uint16_t ack_us;
+};
+
+/**
+ * Defaults of roce_device_config::ack_pkts and ack_us. Linux rxe as a
+ * requester sets AckReq on a message's last packet and every 128 packets;
+ * softernic's every 64 (and when its window fills): the packet bound only
+ * matters to a requester that asks for none.
+ */
+enum roce_resp_ack_defaults {
+	ROCE_RESP_ACK_PKTS = 32,
+	ROCE_RESP_ACK_US = 20,
 };
 
 /** Capabilities, as ibv_device_attr. */

@@ -65,35 +65,16 @@ static const char *const worker_cnt_names[ROCE_WCNT_MAX] = {
 	[ROCE_WCNT_RESP_RD_ATOMIC_FULL] = "resp_rd_atomic_full",
 	[ROCE_WCNT_RESP_DUP_NO_RES] = "resp_drop_dup_no_resource",
 	[ROCE_WCNT_RESP_ACKS] = "resp_acks",
+	[ROCE_WCNT_RESP_ACKS_TIMED] = "resp_acks_timed",
 	[ROCE_WCNT_RESP_READ_PKTS] = "resp_read_resp_pkts",
 	[ROCE_WCNT_RESP_ATOMIC_ACKS] = "resp_atomic_acks",
 	[ROCE_WCNT_RESP_NO_MBUF] = "resp_no_mbuf",
 	[ROCE_WCNT_RESP_CQ_OVERFLOW] = "resp_cq_overflow",
 };
 
-struct roce_device *
-roce_worker_device(const struct roce_worker *w)
-{
-	return w->dev;
-}
 
-struct roce_timers *
-roce_worker_timers(struct roce_worker *w)
-{
-	return &w->timers;
-}
 
-void
-roce_worker_get(struct roce_worker *w)
-{
-	__atomic_fetch_add(&w->refcnt, 1, __ATOMIC_RELAXED);
-}
 
-void
-roce_worker_put(struct roce_worker *w)
-{
-	__atomic_fetch_sub(&w->refcnt, 1, __ATOMIC_RELAXED);
-}
 
 void
 roce_worker_set_gsi_handler(struct roce_worker *w, roce_gsi_handler_t cb,
@@ -151,8 +132,11 @@ roce_worker_create_socket(struct roce_device *dev, roce_tx_burst_t tx,
 	w->tx = tx;
 	w->tx_ctx = tx_ctx;
 	w->socket = socket;
-	/* per QP: retransmit, RNR wait, DCQCN increase and pacing wake-up */
-	if (roce_timers_init(&w->timers, 4 * max_qp + 64, socket) != 0)
+	/*
+	 * per QP: retransmit, RNR wait, DCQCN increase, pacing wake-up and
+	 * the responder's held ACK
+	 */
+	if (roce_timers_init(&w->timers, 5 * max_qp + 64, socket) != 0)
 		goto nomem;
 	/* a QP is in the doorbell ring at most once (its doorbell flag) */
 	w->db_ring = worker_ring_new("roce_db", max_qp, socket);
@@ -285,66 +269,12 @@ roce_worker_unbind(struct roce_worker *w)
 	__atomic_store_n(&w->qs_seen, ROCE_QS_OFFLINE, __ATOMIC_RELEASE);
 }
 
-/* ------------------------------------------------------------------ */
-/* TX batching                                                        */
-/* ------------------------------------------------------------------ */
 
-static void
-worker_tx_flush(struct roce_worker *w)
-{
-	uint16_t n, left;
-
-	if (w->tx_n == 0)
-		return;
-	n = w->tx(w->tx_ctx, w->tx_buf, w->tx_n);
-	if (n > w->tx_n)	/* a callback claiming more than it got */
-		n = w->tx_n;
-	w->cnt[ROCE_WCNT_TX_PKTS] += n;
-	w->tx_sent += n;
-	left = w->tx_n - n;
-	if (left != 0) {
-		/* keep the refused frames, in order, for the next flush */
-		memmove(w->tx_buf, w->tx_buf + n, left * sizeof(w->tx_buf[0]));
-		w->cnt[ROCE_WCNT_TX_REFUSED] += left;
-	}
-	w->tx_n = left;
-}
-
-void
-roce_worker_tx(struct roce_worker *w, struct rte_mbuf *m)
-{
-	if (unlikely(w->tx_n == ROCE_WORKER_TX_BATCH)) {
-		worker_tx_flush(w);
-		if (w->tx_n == ROCE_WORKER_TX_BATCH) {
-			w->cnt[ROCE_WCNT_TX_DROP_FULL]++;
-			rte_pktmbuf_free(m);
-			return;
-		}
-	}
-	w->tx_buf[w->tx_n++] = m;
-}
 
 /* ------------------------------------------------------------------ */
-/* Doorbells, ready list, responder list                              */
+/* Ready list (doorbells taken), a QP leaving the worker              */
 /* ------------------------------------------------------------------ */
 
-void
-roce_worker_doorbell(struct roce_worker *w, struct roce_qp *qp)
-{
-	/* Only the ringer that flips 0 -> 1 queues the QP: it is in the ring
-	 * at most once, so the ring (>= max_qp slots) never fills. The
-	 * acq_rel exchange orders the poster's SQ producer store before the
-	 * worker's clear-then-read of it.
-	 */
-	if (__atomic_exchange_n(&qp->doorbell, 1, __ATOMIC_ACQ_REL) != 0)
-		return;
-	if (unlikely(rte_ring_mp_enqueue(w->db_ring, qp) != 0)) {
-		/* unreachable by construction; counted, never silent */
-		__atomic_fetch_add(&w->cnt[ROCE_WCNT_DOORBELL_OVERFLOW], 1,
-				   __ATOMIC_RELAXED);
-		__atomic_store_n(&qp->doorbell, 0, __ATOMIC_RELEASE);
-	}
-}
 
 static inline void
 worker_ready_add(struct roce_worker *w, struct roce_qp *qp)
@@ -360,19 +290,6 @@ worker_ready_add(struct roce_worker *w, struct roce_qp *qp)
 	w->ready_tail = qp;
 }
 
-void
-roce_worker_resp_pending(struct roce_worker *w, struct roce_qp *qp)
-{
-	if (qp->resp.in_resp_list)
-		return;
-	qp->resp.in_resp_list = true;
-	qp->resp.resp_next = NULL;
-	if (w->resp_tail != NULL)
-		w->resp_tail->resp.resp_next = qp;
-	else
-		w->resp_head = qp;
-	w->resp_tail = qp;
-}
 
 static void
 worker_take_doorbells(struct roce_worker *w)
@@ -686,7 +603,7 @@ roce_worker_poll(struct roce_worker *w, uint64_t now)
 		roce_resp_run(qp, now);
 	}
 	/* 6. hand this poll's frames (and earlier refused ones) to the port */
-	worker_tx_flush(w);
+	roce_worker_tx_flush(w);
 	return (int)w->tx_sent;
 }
 

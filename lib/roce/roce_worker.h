@@ -80,6 +80,7 @@ enum roce_worker_cnt {
 	ROCE_WCNT_RESP_RD_ATOMIC_FULL,	/**< no responder resource left */
 	ROCE_WCNT_RESP_DUP_NO_RES,	/**< duplicate READ/atomic without resource */
 	ROCE_WCNT_RESP_ACKS,		/**< ACKs sent */
+	ROCE_WCNT_RESP_ACKS_TIMED,	/**< ... of them sent by the coalescing timer */
 	ROCE_WCNT_RESP_READ_PKTS,	/**< READ response packets sent */
 	ROCE_WCNT_RESP_ATOMIC_ACKS,	/**< atomic ACKs sent (incl. replays) */
 	ROCE_WCNT_RESP_NO_MBUF,		/**< response frame allocation failed */

@@ -105,6 +105,14 @@ int ev_cm_route_fill(struct ev_cm_id *id);
 struct ev_cm_id *ev_cm_find_rid(const struct roce_cm_id *rid);
 
 /* ev_cm_conn.c */
+/**
+ * The new id of a request for the listener in ev->context, on its channel,
+ * and its CONNECT_REQUEST event (@p e, not posted yet): NULL when there is
+ * no memory (nothing is left allocated).
+ */
+struct ev_cm_id *ev_cm_request_id(struct ev_port *p,
+				  const struct roce_cm_event *ev,
+				  enum ibv_qp_type qpt, struct ev_cm_event **e);
 /** Take each port's CM events and queue them on their ids' channels. */
 void ev_cm_pump_all(void);
 /**

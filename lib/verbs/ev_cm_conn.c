@@ -687,26 +687,20 @@ conn_fields(struct ev_cm_event *e, const struct roce_cm_event *ev)
 	c->qp_num = ev->remote_qpn;
 }
 
-/* A CONNECT_REQUEST: a new id on the listener's channel. */
-static void
-pump_request(struct ev_port *p, const struct roce_cm_event *ev)
+struct ev_cm_id *
+ev_cm_request_id(struct ev_port *p, const struct roce_cm_event *ev,
+		 enum ibv_qp_type qpt, struct ev_cm_event **e)
 {
 	struct ev_cm_id *l = ev->context, *c;
-	struct ev_cm_event *e;
 
-	if (l == NULL)
-		return;
-	c = ev_cm_id_new(l->id.channel, l->id.context, l->id.ps, IBV_QPT_RC);
-	e = ev_cm_event_new(RDMA_CM_EVENT_CONNECT_REQUEST, 0);
-	if (c == NULL || e == NULL) {
-		/* no memory: the requester is told, nothing is lost silently */
-		ev_log("rdma_cm: no memory for a connection request: rejected");
-		rte_pmd_ernic_cm_reject(p->port_id, ev->id,
-					ROCE_CM_REJ_NO_RESOURCES, NULL, 0);
+	c = ev_cm_id_new(l->id.channel, l->id.context, l->id.ps, qpt);
+	*e = ev_cm_event_new(RDMA_CM_EVENT_CONNECT_REQUEST, 0);
+	if (c == NULL || *e == NULL) {
 		if (c != NULL)
 			ev_cm_id_free(c);
-		free(e);
-		return;
+		free(*e);
+		*e = NULL;
+		return NULL;
 	}
 	c->sync = l->sync;
 	c->rid = ev->id;
@@ -715,7 +709,6 @@ pump_request(struct ev_port *p, const struct roce_cm_event *ev)
 	c->bound = true;
 	c->src = ev->local;
 	c->dst = ev->remote;
-	c->remote_qpn = ev->remote_qpn;
 	c->id.verbs = ev_cm_verbs(p);
 	c->id.pd = ev_cm_pd(p);
 	c->port = p;
@@ -725,8 +718,29 @@ pump_request(struct ev_port *p, const struct roce_cm_event *ev)
 	memcpy(c->id.route.addr.addr.ibaddr.sgid.raw, ev->local.gid.raw, 16);
 	memcpy(c->id.route.addr.addr.ibaddr.dgid.raw, ev->remote.gid.raw, 16);
 	ev_cm_route_fill(c);
+	(*e)->ev.listen_id = &l->id;
+	return c;
+}
+
+/* A CONNECT_REQUEST: a new id on the listener's channel. */
+static void
+pump_request(struct ev_port *p, const struct roce_cm_event *ev)
+{
+	struct ev_cm_event *e;
+	struct ev_cm_id *c;
+
+	if (ev->context == NULL)
+		return;
+	c = ev_cm_request_id(p, ev, IBV_QPT_RC, &e);
+	if (c == NULL) {
+		/* no memory: the requester is told, nothing is lost silently */
+		ev_log("rdma_cm: no memory for a connection request: rejected");
+		rte_pmd_ernic_cm_reject(p->port_id, ev->id,
+					ROCE_CM_REJ_NO_RESOURCES, NULL, 0);
+		return;
+	}
+	c->remote_qpn = ev->remote_qpn;
 	conn_fields(e, ev);
-	e->ev.listen_id = &l->id;
 	ev_cm_post(c, e);
 }
 

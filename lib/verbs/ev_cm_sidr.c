@@ -192,42 +192,21 @@ ev_cm_sidr_reject(struct ev_cm_id *id, const void *pd, uint8_t len)
 static void
 sidr_request(struct ev_port *p, const struct roce_cm_event *ev)
 {
-	struct ev_cm_id *l = ev->context, *c;
 	struct ev_cm_event *e;
+	struct ev_cm_id *c;
 
-	if (l == NULL)
+	if (ev->context == NULL)
 		return;
-	c = ev_cm_id_new(l->id.channel, l->id.context, l->id.ps, IBV_QPT_UD);
-	e = ev_cm_event_new(RDMA_CM_EVENT_CONNECT_REQUEST, 0);
-	if (c == NULL || e == NULL) {
+	c = ev_cm_request_id(p, ev, IBV_QPT_UD, &e);
+	if (c == NULL) {
 		ev_log("rdma_cm: no memory for a UD request: refused");
 		rte_pmd_ernic_cm_sidr_reply(p->port_id, ev->id,
 					    ROCE_CM_SIDR_NO_QP, 0, 0, NULL, 0);
-		if (c != NULL)
-			ev_cm_id_free(c);
-		free(e);
 		return;
 	}
-	c->sync = l->sync;
-	c->rid = ev->id;
-	c->listen_id = l;
-	c->state = EV_CM_REQUESTED;
-	c->bound = true;
-	c->src = ev->local;
-	c->dst = ev->remote;
 	c->qkey = RDMA_UDP_QKEY;
-	c->id.verbs = ev_cm_verbs(p);
-	c->id.pd = ev_cm_pd(p);
-	c->port = p;
-	c->id.port_num = 1;
-	ev_cm_addr_to_sa(&ev->local, &c->id.route.addr.src_storage);
-	ev_cm_addr_to_sa(&ev->remote, &c->id.route.addr.dst_storage);
-	memcpy(c->id.route.addr.addr.ibaddr.sgid.raw, ev->local.gid.raw, 16);
-	memcpy(c->id.route.addr.addr.ibaddr.dgid.raw, ev->remote.gid.raw, 16);
-	ev_cm_route_fill(c);
 	ud_fields(e, ev, SIDR_REQ_PD);
 	ud_ah_attr(c, &e->ev.param.ud.ah_attr);
-	e->ev.listen_id = &l->id;
 	ev_cm_post(c, e);
 }
 

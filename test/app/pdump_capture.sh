@@ -31,6 +31,14 @@ command -v dpdk-dumpcap >/dev/null || skip "no dpdk-dumpcap (apt-get install dpd
 command -v tshark >/dev/null || skip "no tshark"
 free=$(awk '/HugePages_Free/ {print $2}' /proc/meminfo)
 [ "${free:-0}" -ge 128 ] || skip "fewer than 128 free 2 MB huge pages"
+# the pages are usable only through a hugetlbfs mount: make one for the run
+# when the machine has none (removed again at exit)
+mounted=
+if ! awk '$3 == "hugetlbfs" { found = 1 } END { exit !found }' /proc/mounts; then
+	mounted=$(mktemp -d /tmp/pdump_huge.XXXXXX)
+	mount -t hugetlbfs -o pagesize=2M nodev "$mounted" ||
+		skip "no hugetlbfs mount and none can be made"
+fi
 
 work=$(mktemp -d)
 prefix=ernic_cap_$$
@@ -44,6 +52,9 @@ cleanup() {
 	[ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
 	# the primary's huge page files and runtime directory stay behind
 	rm -rf "$work" "/var/run/dpdk/$prefix" /dev/hugepages/"$prefix"map_*
+	if [ -n "$mounted" ]; then
+		umount "$mounted" && rmdir "$mounted"
+	fi
 }
 trap cleanup EXIT
 fails=0
@@ -93,9 +104,16 @@ pid=$!
 # the primary's command line: held open here until "quit"
 exec 3>"$work/cmd"
 
-# the primary is up once a secondary can list its ports
-for _ in $(seq 1 50); do
-	"${dumpcap[@]}" -D >"$work/list.txt" 2>&1 &&
+# the primary is up once it prompts; a secondary started before that, or
+# after the primary failed, waits for it without end
+if ! wait_for "$work/testpmd.log" "ernic> " 30 || ! kill -0 "$pid" 2>/dev/null; then
+	echo "FAIL: ernic-testpmd did not come up:"
+	tail -20 "$work/testpmd.log"
+	exit 1
+fi
+for _ in $(seq 1 10); do
+	env LD_PRELOAD="$preload" timeout 20 dpdk-dumpcap --file-prefix "$prefix" \
+		-D >"$work/list.txt" 2>&1 &&
 		grep -q net_ernic_lb0 "$work/list.txt" && break
 	sleep 0.2
 done

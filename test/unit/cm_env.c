@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The two-CM harness of the CM tests (cm_env.h). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -123,9 +124,34 @@ env_create(uint8_t max_cm_retries, uint32_t max_ids)
 	return e;
 }
 
+uint64_t env_fsm_hits[ROCE_CM_STATE_MAX][CM_IN_MAX];
+
+unsigned int
+env_check_transitions(void)
+{
+	unsigned int s, in, missing = 0, n = 0;
+
+	for (s = 0; s < ROCE_CM_STATE_MAX; s++)
+		for (in = 0; in < CM_IN_MAX; in++) {
+			if (cm_fsm[s][in].kind != CM_K_TRANS)
+				continue;
+			n++;
+			if (env_fsm_hits[s][in] != 0)
+				continue;
+			missing++;
+			printf("\n  transition never applied: %s in %s",
+			       cm_input_name(in), roce_cm_state_name(s));
+		}
+	printf("\n  %u transitions, %u applied ", n, n - missing);
+	CU_ASSERT_TRUE(n > 0);
+	CU_ASSERT_EQUAL(missing, 0);
+	return missing;
+}
+
 void
 env_destroy(struct cm_env *e)
 {
+	unsigned int st, in;
 	int i;
 
 	fake_link_settle(e->l, 100000);
@@ -133,6 +159,9 @@ env_destroy(struct cm_env *e)
 		struct side *s = &e->s[i];
 
 		roce_worker_set_gsi_handler(e->l->ep[i].w, NULL, NULL);
+		for (st = 0; st < ROCE_CM_STATE_MAX; st++)
+			for (in = 0; in < CM_IN_MAX; in++)
+				env_fsm_hits[st][in] += s->cm->fsm_hits[st][in];
 		roce_cm_destroy(s->cm);
 		if (s->qp != NULL)
 			CU_ASSERT_EQUAL(roce_destroy_qp(s->qp), 0);

@@ -16,6 +16,7 @@
 
 #include "fake_link.h"
 #include "roce_cm.h"
+#include "roce_cm_priv.h"
 
 #define CM_PORT 18515
 
@@ -41,6 +42,18 @@ struct cm_env {
 	struct side s[2];
 	struct roce_cm_listener *lis;
 };
+
+/*
+ * The cells of the CM's state machine table (roce_cm_fsm.c) that the CMs
+ * of every env_destroy()ed environment applied, [state][input].
+ */
+extern uint64_t env_fsm_hits[ROCE_CM_STATE_MAX][CM_IN_MAX];
+
+/*
+ * Assert that every transition of the table has been applied by the
+ * environments destroyed so far; each one missing is printed.
+ */
+unsigned int env_check_transitions(void);
 
 /* roce_cm_config::selective_repeat of each side's CM at env_create() */
 extern uint8_t env_sr_default[2];

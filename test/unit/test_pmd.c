@@ -232,6 +232,8 @@ test_devargs_bad(void)
 		{ "port=net_ring_ringA,max_qps=70000", "bad devarg max_qps=70000" },
 		{ "port=net_ring_ringA,mac=01:00:5e:00:00:01", "bad devarg mac=" },
 		{ "port=net_ring_ringA,vlan=4095", "bad devarg vlan=4095" },
+		{ "port=net_ring_ringA,ack_pkts=0", "bad devarg ack_pkts=0" },
+		{ "port=net_ring_ringA,ack_us=65536", "bad devarg ack_us=65536" },
 		{ "port=net_ring_ringA,sr=1", "bad devarg sr=1: expected on" },
 		{ "port=net_ring_ringA,lcores=[3-1]", "bad devarg lcores=" },
 		{ "port=net_ring_ringA,exception=this_name_is_too_long", "bad devarg exception=" },

@@ -21,24 +21,12 @@ set -u
 lib=${1:?usage: verbs_cm.sh path/to/libernic_verbs.so [CASE-REGEX]}
 filter=${2:-}
 conf=${SOFTERNIC_CONF:?SOFTERNIC_CONF names the conf/ directory}
-tools=(rping ucmatose udaddy rdma_server rdma_client cmtime ib_write_bw
-	ib_send_lat ib_send_bw python3)
-for t in "${tools[@]}"; do
-	if ! command -v "$t" >/dev/null; then
-		echo "verbs_cm: $t is missing (devtools/deps.sh test installs rdmacm-utils, perftest)"
-		[ "${CI:-}" = true ] && exit 1
-		exit 77
-	fi
-done
-
-# as verbs_stock.sh: an ASan library needs its runtime first; the stock
-# tools free little before they exit, so no leak check on them
-preload=$lib
-asan=$(ldd "$lib" 2>/dev/null | awk '/libasan/ {print $3}')
-if [ -n "$asan" ]; then
-	preload="$asan $lib"
-	export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
-fi
+# shellcheck source=test/verbs/common.sh
+. "$(dirname "$0")/common.sh"
+need_tools verbs_cm "rdmacm-utils, perftest" rping ucmatose udaddy \
+	rdma_server rdma_client cmtime ib_write_bw ib_send_lat ib_send_bw \
+	python3
+set_preload "$lib"
 
 tmp=$(mktemp -d /tmp/verbs_cm.XXXXXX)
 spid=
@@ -265,7 +253,7 @@ if selected cm_1000; then
 		ms=$((($(date +%s%N) - t0) / 1000000))
 		# an ASan build keeps each destroyed QP poisoned (lib/roce's
 		# quarantine: the QP and its node, 2 allocations, up to 4096)
-		if [ -n "$asan" ]; then
+		if [ -n "$asan_lib" ]; then
 			want="0 ${base% *} $((${base#* } + 2 * n))"
 		else
 			want="0 $base"

@@ -18,28 +18,13 @@ set -u
 lib=${1:?usage: verbs_stock.sh path/to/libernic_verbs.so [CASE-REGEX]}
 filter=${2:-}
 conf=${SOFTERNIC_CONF:?SOFTERNIC_CONF names the conf/ directory}
-tools=(ibv_devinfo ibv_rc_pingpong ibv_uc_pingpong ibv_ud_pingpong
-	ibv_srq_pingpong ib_send_bw ib_write_bw ib_read_bw ib_atomic_bw
-	ib_send_lat ib_write_lat ib_read_lat ib_atomic_lat ss)
-for t in "${tools[@]}"; do
-	if ! command -v "$t" >/dev/null; then
-		echo "verbs_stock: $t is missing (devtools/deps.sh test installs ibverbs-utils, perftest, iproute2)"
-		[ "${CI:-}" = true ] && exit 1
-		exit 77
-	fi
-done
-
-# An ASan build of the library (-Dsanitize=true) needs the sanitizer's
-# runtime first in the program: the stock binaries are not built with it.
-# They do not free what they allocate before they exit (perftest keeps
-# its arguments and the device list): leaks are checked by the API test
-# (test_verbs_api), which frees all it takes.
-preload=$lib
-asan=$(ldd "$lib" 2>/dev/null | awk '/libasan/ {print $3}')
-if [ -n "$asan" ]; then
-	preload="$asan $lib"
-	export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
-fi
+# shellcheck source=test/verbs/common.sh
+. "$(dirname "$0")/common.sh"
+need_tools verbs_stock "ibverbs-utils, perftest, iproute2" ibv_devinfo \
+	ibv_rc_pingpong ibv_uc_pingpong ibv_ud_pingpong ibv_srq_pingpong \
+	ib_send_bw ib_write_bw ib_read_bw ib_atomic_bw ib_send_lat \
+	ib_write_lat ib_read_lat ib_atomic_lat ss
+set_preload "$lib"
 
 tmp=$(mktemp -d /tmp/verbs_stock.XXXXXX)
 spid=

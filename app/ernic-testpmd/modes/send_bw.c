@@ -66,6 +66,9 @@ send_bw_size(struct bench *b, uint64_t size)
 	}
 	if (ret != 0)
 		return ret;
+	/* each QP's last message landed in its receive area */
+	if (o->check && receiver && bench_check_received(b, size) != 0)
+		return -EIO;
 	if (!o->bidir) {
 		bench_print_bw(b, &mine);
 	} else if (o->duration == 0) {
