@@ -518,7 +518,8 @@ else
 		# an ASan build of the library needs the sanitizer's runtime
 		# first in the stock program; the stock tools free little of
 		# what they take before they exit: no leak check on them (as
-		# test/verbs/verbs_stock.sh)
+		# test/verbs/common.sh's set_preload, here only in the tool's
+		# environment: the capture checks keep theirs)
 		VPRELOAD=$IOP_VERBS_LIB
 		VASAN=$(ldd "$IOP_VERBS_LIB" 2>/dev/null | awk '/libasan/ {print $3}')
 		V_ENV=(SOFTERNIC_CONFIG="$VCONF")
