@@ -28,7 +28,7 @@
 
 #include "ernic_priv.h"
 #include "roce_cm.h"
-#include "roce_worker.h"
+#include "roce_driver.h"
 #include "rte_pmd_ernic.h"
 #include "rte_pmd_ernic_cm.h"
 
@@ -292,6 +292,9 @@ rte_pmd_ernic_cm_listen_stop(uint16_t port_id, struct roce_cm_listener *l)
 	c = ctrl_lock(port_id, &ret);
 	if (c == NULL)
 		return ret;
+	if (l != NULL)
+		ernic_recovery_withdraw(ernic_port_get(port_id), NULL, l,
+					rte_rdtsc());
 	ret = roce_cm_listen_stop(l, rte_rdtsc());
 	rte_spinlock_unlock(&c->lock);
 	return ret;
@@ -458,6 +461,9 @@ rte_pmd_ernic_cm_destroy_id(uint16_t port_id, struct roce_cm_id *id)
 		return ret;
 	ernic_recovery_forget(ernic_port_get(port_id), id);
 	ret = roce_cm_destroy_id(id, rte_rdtsc());
+	if (ret == 0)
+		ernic_recovery_withdraw(ernic_port_get(port_id), id, NULL,
+					rte_rdtsc());
 	rte_spinlock_unlock(&c->lock);
 	return ret;
 }

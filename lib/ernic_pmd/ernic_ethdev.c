@@ -18,10 +18,9 @@
 
 #include "ernic_priv.h"
 #include "ernic_regs.h"
-#include "roce_qp.h"
+#include "roce_driver.h"
 #include "rte_pmd_ernic.h"
 #include "rte_pmd_ernic_cm.h"
-#include "rte_pmd_fault.h"
 
 RTE_LOG_REGISTER(ernic_logtype, pmd.net.ernic, NOTICE);
 RTE_LOG_REGISTER(ernic_logtype_rxtx, pmd.net.ernic.rxtx, NOTICE);
@@ -388,151 +387,6 @@ fail:
 	return ret;
 }
 
-/* Multicast MACs of our IPv6 solicited-node groups (RFC 4291 2.7.1). */
-static void
-ernic_mc_filter(struct ernic_port *p)
-{
-	struct rte_ether_addr mc[ERNIC_GID_MAX + 1];
-	uint32_t n = 0, i;
-
-	memset(mc, 0, sizeof(mc));
-	/* all-nodes 33:33:00:00:00:01 */
-	mc[n].addr_bytes[0] = 0x33;
-	mc[n].addr_bytes[1] = 0x33;
-	mc[n].addr_bytes[5] = 0x01;
-	n++;
-	for (i = 0; i < p->nb_gid; i++) {
-		const uint8_t *g = p->gid[i].raw;
-
-		if (g[10] == 0xff && g[11] == 0xff && g[0] == 0 && g[1] == 0)
-			continue;	/* IPv4-mapped */
-		mc[n].addr_bytes[0] = 0x33;
-		mc[n].addr_bytes[1] = 0x33;
-		mc[n].addr_bytes[2] = 0xff;
-		mc[n].addr_bytes[3] = g[13];
-		mc[n].addr_bytes[4] = g[14];
-		mc[n].addr_bytes[5] = g[15];
-		n++;
-	}
-	if (rte_eth_dev_set_mc_addr_list(p->under, mc, n) != 0 &&
-	    rte_eth_allmulticast_enable(p->under) != 0)
-		ERNIC_LOG(WARNING, "port %u: underlying port %u accepts neither a multicast list nor allmulticast: IPv6 neighbour solicitations may be lost",
-			  p->port_id, p->under);
-}
-
-/*
- * Drivers whose queues come in pairs with a peer's: TX queue i of one end
- * is RX queue i of the other, and the ends must agree on the counts
- * (net_memif refuses a peer with more TX rings than it has RX rings:
- * "Invalid ring index"). On these the underlying port gets as many TX as
- * RX queues, one each per worker, and no spare TX queue: the
- * application's frames go out through worker 0 (out_ring). Any other
- * driver gets a TX queue per worker plus one for the application. A
- * net_fault wrapper passes its queues through: the port below it decides.
- */
-static bool
-ernic_under_paired_queues(uint16_t under, const struct rte_eth_dev_info *ui)
-{
-	static const char *const paired[] = { "net_memif" };
-	struct rte_eth_dev_info bi;
-	unsigned int i;
-	int below;
-
-	if (ui->driver_name == NULL)
-		return false;
-	below = rte_pmd_fault_underlying_port(under);
-	if (below >= 0 && below != under &&
-	    rte_eth_dev_info_get((uint16_t)below, &bi) == 0)
-		return ernic_under_paired_queues((uint16_t)below, &bi);
-	for (i = 0; i < RTE_DIM(paired); i++)
-		if (strcmp(ui->driver_name, paired[i]) == 0)
-			return true;
-	return false;
-}
-
-static int
-ernic_under_setup(struct rte_eth_dev *dev)
-{
-	struct ernic_port *p = dev->data->dev_private;
-	struct rte_eth_conf conf;
-	struct rte_eth_dev_info ui;
-	struct rte_ether_addr umac;
-	uint16_t nb_rxd = ERNIC_RX_DESC, nb_txd = ERNIC_TX_DESC, q;
-	int ret;
-
-	ret = rte_eth_dev_info_get(p->under, &ui);
-	if (ret != 0)
-		return ret;
-	p->nb_rxq = RTE_MIN(p->nb_workers, ui.max_rx_queues);
-	if (ernic_under_paired_queues(p->under, &ui)) {
-		/* as many TX as RX queues; application frames via out_ring */
-		p->nb_rxq = RTE_MIN(p->nb_rxq, ui.max_tx_queues);
-		p->nb_txq = p->nb_rxq;
-	} else {
-		/* a TX queue per worker and a spare one for tx_burst */
-		p->nb_txq = RTE_MIN(p->nb_workers + 1, ui.max_tx_queues);
-	}
-	if (p->nb_rxq == 0 || p->nb_txq == 0) {
-		ERNIC_LOG(ERR, "port %u: underlying port %u has no queues",
-			  p->port_id, p->under);
-		return -ENOTSUP;
-	}
-	memset(&conf, 0, sizeof(conf));
-	conf.rxmode.mtu = dev->data->mtu;
-	/* chained frames: payload copies past one mbuf, zero-copy payload */
-	conf.txmode.offloads = ui.tx_offload_capa &
-		RTE_ETH_TX_OFFLOAD_MULTI_SEGS;
-	if (p->nb_rxq > 1) {
-		conf.rxmode.mq_mode = RTE_ETH_MQ_RX_RSS;
-		conf.rx_adv_conf.rss_conf.rss_hf = RTE_ETH_RSS_IP |
-			RTE_ETH_RSS_UDP;
-		conf.rx_adv_conf.rss_conf.rss_hf &= ui.flow_type_rss_offloads;
-		if (conf.rx_adv_conf.rss_conf.rss_hf == 0)
-			conf.rxmode.mq_mode = RTE_ETH_MQ_RX_NONE;
-	}
-	if (rte_eth_devices[p->under].data->dev_started)
-		rte_eth_dev_stop(p->under);
-	ret = rte_eth_dev_configure(p->under, p->nb_rxq, p->nb_txq, &conf);
-	if (ret != 0) {
-		ERNIC_LOG(ERR, "port %u: configuring underlying port %u (%u rxq, %u txq, mtu %u) failed: %s",
-			  p->port_id, p->under, p->nb_rxq, p->nb_txq,
-			  dev->data->mtu, rte_strerror(-ret));
-		return ret;
-	}
-	rte_eth_dev_adjust_nb_rx_tx_desc(p->under, &nb_rxd, &nb_txd);
-	for (q = 0; q < p->nb_rxq; q++) {
-		ret = rte_eth_rx_queue_setup(p->under, q, nb_rxd, p->socket,
-					     NULL, p->rx_pool);
-		if (ret != 0) {
-			ERNIC_LOG(ERR, "port %u: underlying RX queue %u: %s",
-				  p->port_id, q, rte_strerror(-ret));
-			return ret;
-		}
-	}
-	for (q = 0; q < p->nb_txq; q++) {
-		ret = rte_eth_tx_queue_setup(p->under, q, nb_txd, p->socket,
-					     NULL);
-		if (ret != 0) {
-			ERNIC_LOG(ERR, "port %u: underlying TX queue %u: %s",
-				  p->port_id, q, rte_strerror(-ret));
-			return ret;
-		}
-		p->txq[q].qid = q;
-		p->txq[q].users = 0;
-		rte_spinlock_init(&p->txq[q].lock);
-	}
-	/* Receive our MAC if it is not the underlying port's own. */
-	if (rte_eth_macaddr_get(p->under, &umac) == 0 &&
-	    !rte_is_same_ether_addr(&umac, &p->mac) &&
-	    rte_eth_dev_mac_addr_add(p->under, &p->mac, 0) != 0 &&
-	    rte_eth_promiscuous_enable(p->under) != 0)
-		ERNIC_LOG(WARNING, "port %u: underlying port %u cannot receive MAC " RTE_ETHER_ADDR_PRT_FMT,
-			  p->port_id, p->under,
-			  RTE_ETHER_ADDR_BYTES(&p->mac));
-	ernic_mc_filter(p);
-	p->under_configured = true;
-	return 0;
-}
 
 static int
 ernic_dev_link_update(struct rte_eth_dev *dev, int wait __rte_unused)
@@ -776,55 +630,20 @@ ernic_stats_reset(struct rte_eth_dev *dev)
  * - with several workers, "worker<i>_rx_roce", "_tx_roce" and
  *   "_busy_polls" of each (the port's counters are their sums);
  * - "qp<qpn>_<counter>" for the first ERNIC_XSTATS_QPS QPs of the
- *   device's QPN table in QPN order (struct roce_qp_stats).
+ *   device's QPN table in QPN order (roce_qp_stat_table[] and "sr_on").
  * The per-QP part follows the QPs: its length changes when QPs are
  * created or destroyed, so read the names again when the count changes.
  * The QPN table is read as the RX dispatch and the telemetry read it
  * (acquire loads, from any thread): a QP destroyed during the read may be
  * reported with stale values.
  */
-/* Not a counter: 1 while the QP runs selective repeat (roce_sr.h). */
-#define ERNIC_QP_XSTAT_SR_ON SIZE_MAX
-
-static const struct {
-	const char *name;
-	size_t off;		/**< in struct roce_qp_stats, or ERNIC_QP_XSTAT_* */
-	bool gauge;		/**< a state, not counted from the reset */
-} qp_xstats[] = {
-	{ "tx_pkts", offsetof(struct roce_qp_stats, tx_pkts) },
-	{ "tx_bytes", offsetof(struct roce_qp_stats, tx_bytes) },
-	{ "rx_pkts", offsetof(struct roce_qp_stats, rx_pkts) },
-	{ "rx_bytes", offsetof(struct roce_qp_stats, rx_bytes) },
-	{ "retrans_pkts", offsetof(struct roce_qp_stats, retrans_pkts) },
-	{ "timeouts", offsetof(struct roce_qp_stats, timeouts) },
-	{ "rnr_naks_rx", offsetof(struct roce_qp_stats, rnr_naks_rx) },
-	{ "rnr_naks_tx", offsetof(struct roce_qp_stats, rnr_naks_tx) },
-	{ "naks_rx", offsetof(struct roce_qp_stats, naks_rx) },
-	{ "naks_tx", offsetof(struct roce_qp_stats, naks_tx) },
-	{ "acks_rx", offsetof(struct roce_qp_stats, acks_rx) },
-	{ "acks_tx", offsetof(struct roce_qp_stats, acks_tx) },
-	{ "dup_requests", offsetof(struct roce_qp_stats, dup_requests) },
-	{ "out_of_seq", offsetof(struct roce_qp_stats, out_of_seq) },
-	{ "rx_drops", offsetof(struct roce_qp_stats, rx_drops) },
-	{ "wr_flushed", offsetof(struct roce_qp_stats, wr_flushed) },
-	{ "tx_zc_pkts", offsetof(struct roce_qp_stats, tx_zc_pkts) },
-	{ "ce_rx", offsetof(struct roce_qp_stats, ce_rx) },
-	{ "cnp_tx", offsetof(struct roce_qp_stats, cnp_tx) },
-	{ "cnp_rx", offsetof(struct roce_qp_stats, cnp_rx) },
-	{ "cc_cuts", offsetof(struct roce_qp_stats, cc_cuts) },
-	{ "cc_pace_stalls", offsetof(struct roce_qp_stats, cc_pace_stalls) },
-	{ "cc_rate_mbps", offsetof(struct roce_qp_stats, cc_rate_mbps), true },
-	{ "sr_ooo_accepted", offsetof(struct roce_qp_stats, sr_ooo_accepted) },
-	{ "sr_sack_sent", offsetof(struct roce_qp_stats, sr_sack_tx) },
-	{ "sr_sack_received", offsetof(struct roce_qp_stats, sr_sack_rx) },
-	{ "sr_retx_pkts", offsetof(struct roce_qp_stats, sr_retx_pkts) },
-	{ "gbn_retx_pkts", offsetof(struct roce_qp_stats, gbn_retx_pkts) },
-	{ "sr_skipped", offsetof(struct roce_qp_stats, sr_skipped) },
-	{ "sr_tail_probes", offsetof(struct roce_qp_stats, sr_tail_probes) },
-	{ "sr_on", ERNIC_QP_XSTAT_SR_ON, true },
-};
-
-#define ERNIC_XSTATS_PER_QP RTE_DIM(qp_xstats)
+/*
+ * Per QP: the counters of roce_qp_stat_table[] (lib/roce's one list of
+ * their names), then "sr_on", not a counter: 1 while the QP runs
+ * selective repeat (roce_sr.h).
+ */
+#define ERNIC_QP_XSTAT_SR_ON ROCE_QP_STAT_NB
+#define ERNIC_XSTATS_PER_QP (ROCE_QP_STAT_NB + 1)
 #define ERNIC_XSTATS_MAX (ERNIC_CNT_MAX + ERNIC_XSTATS_ROCE_MAX + \
 			  ERNIC_XSTATS_CM_MAX + \
 			  ERNIC_MAX_WORKERS * ERNIC_XSTATS_PER_WORKER + \
@@ -852,17 +671,14 @@ static unsigned int
 ernic_xstats_qps(const struct ernic_port *p,
 		 const struct roce_qp *qps[ERNIC_XSTATS_QPS])
 {
-	const struct roce_device *dev = p->rdev;
 	const struct roce_qp *qp;
 	unsigned int n = 0;
-	uint32_t i;
+	uint32_t qpn = 0;
 
-	if (dev == NULL || dev->qp_table == NULL)
-		return 0;
-	for (i = 0; i <= dev->qpn_mask && n < ERNIC_XSTATS_QPS; i++) {
-		qp = __atomic_load_n(&dev->qp_table[i], __ATOMIC_ACQUIRE);
-		if (qp != NULL && qp->qpn == i)
-			qps[n++] = qp;
+	while (n < ERNIC_XSTATS_QPS &&
+	       (qp = roce_qp_next(p->rdev, &qpn)) != NULL) {
+		qps[n++] = qp;
+		qpn++;
 	}
 	return n;
 }
@@ -927,14 +743,26 @@ ernic_xstats_port_values(const struct ernic_port *p, uint64_t *v)
 static uint64_t
 ernic_qp_stat(const struct roce_qp *qp, unsigned int k)
 {
-	const uint64_t *s;
+	struct roce_qp_snapshot snap;
 
-	if (qp_xstats[k].off == ERNIC_QP_XSTAT_SR_ON)
-		return qp->type == ROCE_QPT_RC &&
-		       __atomic_load_n(&qp->attr.selective_repeat,
-				       __ATOMIC_RELAXED) != 0;
-	s = RTE_PTR_ADD(&qp->stats, qp_xstats[k].off);
-	return __atomic_load_n(s, __ATOMIC_RELAXED);
+	if (k == ERNIC_QP_XSTAT_SR_ON) {
+		roce_qp_snapshot(qp, &snap);
+		return snap.sr_on;
+	}
+	return roce_qp_stat(qp, roce_qp_stat_table[k].off);
+}
+
+static const char *
+ernic_qp_stat_name(unsigned int k)
+{
+	return k == ERNIC_QP_XSTAT_SR_ON ? "sr_on" : roce_qp_stat_table[k].name;
+}
+
+/* A level, not counted from the last reset. */
+static bool
+ernic_qp_stat_gauge(unsigned int k)
+{
+	return k == ERNIC_QP_XSTAT_SR_ON || roce_qp_stat_table[k].gauge;
 }
 
 static int
@@ -975,7 +803,8 @@ ernic_xstats_get_names(struct rte_eth_dev *dev,
 	for (i = 0; i < nb_qp; i++)
 		for (k = 0; k < ERNIC_XSTATS_PER_QP; k++)
 			snprintf(names[n++].name, sizeof(names[0].name),
-				 "qp%u_%s", qps[i]->qpn, qp_xstats[k].name);
+				 "qp%u_%s", roce_qp_num(qps[i]),
+				 ernic_qp_stat_name(k));
 	ernic_xstats_read_end(p, slot);
 	return n;
 }
@@ -1024,8 +853,9 @@ ernic_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xs,
 	for (i = 0; i < nb_qp; i++)
 		for (k = 0; k < ERNIC_XSTATS_PER_QP; k++, n++) {
 			val = ernic_qp_stat(qps[i], k);
-			base = qp_xstats[k].gauge ? 0 :
-				ernic_xstats_qp_base(p, qps[i]->qpn, k);
+			base = ernic_qp_stat_gauge(k) ? 0 :
+				ernic_xstats_qp_base(p, roce_qp_num(qps[i]),
+						     k);
 			/* a QPN reused since the reset: a new QP, from 0 */
 			xs[n].id = n;
 			xs[n].value = val >= base ? val - base : val;
@@ -1054,7 +884,7 @@ ernic_xstats_reset(struct rte_eth_dev *dev)
 	nb_qp = ernic_xstats_qps(p, qps);
 	b = p->xs_base + nb_port;
 	for (i = 0; i < nb_qp; i++) {
-		p->xs_base_qpn[i] = qps[i]->qpn;
+		p->xs_base_qpn[i] = roce_qp_num(qps[i]);
 		for (k = 0; k < ERNIC_XSTATS_PER_QP; k++)
 			*b++ = ernic_qp_stat(qps[i], k);
 	}

@@ -35,8 +35,7 @@
 
 #include "ernic_priv.h"
 #include "ernic_regs.h"
-#include "roce_priv.h"
-#include "roce_worker.h"
+#include "roce_driver.h"
 #include "rte_pmd_ernic.h"
 
 /** Requests waiting for the control core. */
@@ -258,7 +257,7 @@ mr_exec(struct ernic_port *p, struct ernic_mr_svc *s,
 
 	switch (req->op) {
 	case RTE_PMD_ERNIC_MR_REG:
-		if (req->pd == NULL || req->pd->dev != dev) {
+		if (req->pd == NULL || roce_pd_device(req->pd) != dev) {
 			s->cnt[MR_CNT_REG_FAIL]++;
 			req_complete(req, -EINVAL);
 			return;
@@ -289,11 +288,10 @@ mr_exec(struct ernic_port *p, struct ernic_mr_svc *s,
 		return;
 	}
 	if (req->op == RTE_PMD_ERNIC_MR_DEREG) {
-		if (req->mr == NULL || req->mr->pd == NULL ||
-		    req->mr->pd->dev != dev) {
+		if (req->mr == NULL || roce_mr_device(req->mr) != dev) {
 			ret = -EINVAL;
 		} else {
-			idx = req->mr->index;
+			idx = roce_mr_key_index(req->mr);
 			/* the grace period below waits for its zero-copy frames */
 			ret = roce_dereg_mr_nowait(req->mr);
 		}

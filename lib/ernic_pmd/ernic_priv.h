@@ -377,6 +377,10 @@ struct ernic_port *ernic_port_get(uint16_t port_id);
 uint64_t ernic_cnt_sum(const struct ernic_port *p, enum ernic_cnt c);
 /** Fill the GID table from MAC, ip= and ip6= (Linux RoCE order). */
 void ernic_gid_table_build(struct ernic_port *p);
+/* ernic_under.c: the underlying port's queues, configuration, MTU, MAC */
+int ernic_under_setup(struct rte_eth_dev *dev);
+/** Give the underlying port our solicited-node multicast MACs. */
+void ernic_mc_filter(struct ernic_port *p);
 /** The path MTU code of a pmtu= value (256..4096, checked by the parser). */
 enum roce_mtu ernic_pmtu_code(uint16_t pmtu);
 
@@ -482,6 +486,14 @@ void ernic_recovery_run(struct ernic_port *p, uint64_t now);
 int ernic_recovery_get_event(struct ernic_port *p, struct roce_cm_event *ev);
 /** The application disconnects or destroys @p id: no recovery for it. */
 void ernic_recovery_forget(struct ernic_port *p, const struct roce_cm_id *id);
+/**
+ * @p id was destroyed or listener @p l stops: the events of theirs that
+ * wait in the application's FIFO go (roce_cm_events_withdraw()); the ids of
+ * @p l's requests among them, never seen by the application, are destroyed
+ * (rejected). Called before roce_cm_listen_stop().
+ */
+void ernic_recovery_withdraw(struct ernic_port *p, const struct roce_cm_id *id,
+			     const struct roce_cm_listener *l, uint64_t now);
 /** A fatal async event of QP @p qpn: recover it now if it is armed. */
 void ernic_recovery_qp_fatal(struct ernic_port *p, uint32_t qpn,
 			     uint64_t now);

@@ -30,7 +30,7 @@
 
 #include "ernic_priv.h"
 #include "roce_cm.h"
-#include "roce_qp.h"
+#include "roce_driver.h"
 #include "rte_pmd_ernic.h"
 #include "rte_pmd_ernic_cm.h"
 
@@ -387,6 +387,7 @@ void
 ernic_recovery_run(struct ernic_port *p, uint64_t now)
 {
 	struct ernic_recovery *r = p->ctrl.rec;
+	struct roce_qp_snapshot snap;
 	struct roce_cm_event *ev;
 	struct rec_conn *c;
 	uint32_t i;
@@ -407,8 +408,9 @@ ernic_recovery_run(struct ernic_port *p, uint64_t now)
 		c = &r->conn[i];
 		switch (c->state) {
 		case REC_WATCH:
-			if (__atomic_load_n(&c->qp->state, __ATOMIC_ACQUIRE) ==
-			    ROCE_QPS_ERR)
+			/* the state is exact in any thread's snapshot */
+			roce_qp_snapshot(c->qp, &snap);
+			if (snap.state == ROCE_QPS_ERR)
 				conn_broken(r, c, -EIO, now);
 			break;
 		case REC_BACKOFF:
@@ -506,6 +508,27 @@ ernic_recovery_forget(struct ernic_port *p, const struct roce_cm_id *id)
 	c = conn_by_id(r, id);
 	if (c != NULL)
 		conn_free(r, c);
+}
+
+void
+ernic_recovery_withdraw(struct ernic_port *p, const struct roce_cm_id *id,
+			const struct roce_cm_listener *l, uint64_t now)
+{
+	struct ernic_recovery *r = p->ctrl.rec;
+	uint32_t i;
+
+	if (r == NULL)
+		return;
+	/* the application never saw these requests: their ids are rejected */
+	for (i = r->ev_head; l != NULL && i != r->ev_tail; i++) {
+		const struct roce_cm_event *ev = &r->evq[i % REC_EVQ];
+
+		if (ev->type == ROCE_CM_EVENT_CONNECT_REQUEST &&
+		    ev->listener == l)
+			roce_cm_destroy_id(ev->id, now);
+	}
+	roce_cm_events_withdraw(r->evq, REC_EVQ, r->ev_head, &r->ev_tail, id,
+				l);
 }
 
 int

@@ -27,9 +27,7 @@
 
 #include "ernic_priv.h"
 #include "ernic_regs.h"
-#include "roce_priv.h"
-#include "roce_qp.h"
-#include "roce_worker.h"
+#include "roce_driver.h"
 
 /* Outstanding READs per QP, both directions (ERNIC's outstanding queue). */
 #define ERNIC_RD_ATOMIC 16
@@ -663,47 +661,34 @@ qp_bring_up(struct ernic_regs *rg, struct ernic_reg_qp *q, uint32_t conf)
 			      ROCE_QP_RNR_RETRY | ROCE_QP_MAX_QP_RD_ATOMIC);
 }
 
-struct renum_arg {
-	struct roce_device *dev;
-	struct roce_qp *qp;
-	uint32_t qpn;
-};
-
-/* On the worker: give the new QP the register block's QPN. */
-static int
-renum_exec(void *arg)
-{
-	struct renum_arg *a = arg;
-
-	roce_qpn_free(a->dev, a->qp);
-	return roce_qpn_alloc_fixed(a->dev, a->qp, a->qpn) < 0 ? -EBUSY : 0;
-}
+/* One counter of @p qp (a relaxed load: the worker writes them). */
+#define QP_STAT(qp, f) roce_qp_stat(qp, offsetof(struct roce_qp_stats, f))
 
 /* Counter contributions of a QP (global counters are sums over QPs). */
 static uint64_t
 qp_cnt(const struct roce_qp *qp, uint32_t off)
 {
-	const struct roce_qp_stats *s = &qp->stats;
-
 	switch (off) {
 	case ERNIC_INSRRPKTCNT:
-		return s->rx_pkts - s->acks_rx - s->naks_rx;
+		return QP_STAT(qp, rx_pkts) - QP_STAT(qp, acks_rx) -
+			QP_STAT(qp, naks_rx);
 	case ERNIC_INAMPKTCNT:
-		return s->acks_rx + s->naks_rx;
+		return QP_STAT(qp, acks_rx) + QP_STAT(qp, naks_rx);
 	case ERNIC_OUTIOPKTCNT:
-		return s->tx_pkts - s->acks_tx - s->naks_tx;
+		return QP_STAT(qp, tx_pkts) - QP_STAT(qp, acks_tx) -
+			QP_STAT(qp, naks_tx);
 	case ERNIC_OUTAMPKTCNT:
-		return s->acks_tx + s->naks_tx;
+		return QP_STAT(qp, acks_tx) + QP_STAT(qp, naks_tx);
 	case ERNIC_ININVDUPCNT:
-		return s->dup_requests + s->out_of_seq;
+		return QP_STAT(qp, dup_requests) + QP_STAT(qp, out_of_seq);
 	case ERNIC_INALLDRPPKTCNT:
-		return s->rx_drops;
+		return QP_STAT(qp, rx_drops);
 	case ERNIC_INNAKPKTCNT:
-		return s->naks_rx;
+		return QP_STAT(qp, naks_rx);
 	case ERNIC_OUTNAKPKTCNT:
-		return s->naks_tx;
+		return QP_STAT(qp, naks_tx);
 	case ERNIC_RETRYCNTSTS:
-		return s->retrans_pkts;
+		return QP_STAT(qp, retrans_pkts);
 	default:
 		return 0;
 	}
@@ -751,7 +736,6 @@ qp_enable(struct ernic_regs *rg, struct ernic_reg_qp *q, uint32_t conf)
 	struct ernic_port *p = rg->port;
 	struct roce_qp_init_attr ia;
 	struct ernic_pd_slot *s;
-	struct renum_arg rn;
 	uint32_t xconf = g_get(rg, ERNIC_XRNICCONF), numqp, qd;
 	struct roce_worker *rw;
 	int ret;
@@ -826,10 +810,8 @@ qp_enable(struct ernic_regs *rg, struct ernic_reg_qp *q, uint32_t conf)
 		goto fail;
 	}
 	q->ce_seen = 0;
-	rn.dev = p->rdev;
-	rn.qp = q->qp;
-	rn.qpn = q->qpn;
-	ret = roce_worker_exec(rw, renum_exec, &rn);
+	/* the register block's QPN (on the worker: roce_qp_renumber()) */
+	ret = roce_qp_renumber(q->qp, q->qpn);
 	if (ret != 0) {
 		ERNIC_LOG(ERR, "port %u: QPN %u is taken by a verbs QP",
 			  p->port_id, q->qpn);
@@ -942,7 +924,8 @@ ernic_flow_qp_read(struct ernic_regs *rg __rte_unused, struct ernic_reg_qp *q,
 		   uint32_t off)
 {
 	const struct roce_qp *qp = q->qp;
-	uint32_t v, prod, cqh, pi;
+	struct roce_qp_snapshot snap;
+	uint32_t v, cqh, pi;
 
 	if (qp == NULL || q->mode == ERNIC_QP_OFF) {
 		v = ernic_rq_get(q, off);
@@ -953,13 +936,17 @@ ernic_flow_qp_read(struct ernic_regs *rg __rte_unused, struct ernic_reg_qp *q,
 		}
 		return v;
 	}
+	/* a register read runs on any thread: the snapshot's racy view */
 	switch (off) {
 	case ERNIC_STATSSN:
-		return __atomic_load_n(&qp->req.psn, __ATOMIC_RELAXED);
+		roce_qp_snapshot(qp, &snap);
+		return snap.next_psn;
 	case ERNIC_STATMSN:
-		return __atomic_load_n(&qp->resp.msn, __ATOMIC_RELAXED);
+		roce_qp_snapshot(qp, &snap);
+		return snap.msn;
 	case ERNIC_STATRESPSN:
-		return __atomic_load_n(&qp->resp.epsn, __ATOMIC_RELAXED);
+		roce_qp_snapshot(qp, &snap);
+		return snap.epsn;
 	case ERNIC_STATCURSQPTR:
 		return q->sq_next;
 	case ERNIC_STATQP:
@@ -970,27 +957,26 @@ ernic_flow_qp_read(struct ernic_regs *rg __rte_unused, struct ernic_reg_qp *q,
 	v = 0;
 	if (__atomic_load_n(&q->fatal, __ATOMIC_ACQUIRE))
 		v |= ERNIC_STATQP_FATAL;
-	prod = __atomic_load_n(&qp->sq.prod, __ATOMIC_ACQUIRE);
+	roce_qp_snapshot(qp, &snap);
 	/* send queue empty: the requester started every WQE */
-	if (__atomic_load_n(&qp->req.wqe_hwm, __ATOMIC_RELAXED) == prod ||
-	    __atomic_load_n(&qp->sq.cons, __ATOMIC_ACQUIRE) == prod)
+	if (snap.sq_started == snap.sq_prod || snap.sq_cons == snap.sq_prod)
 		v |= ERNIC_STATQP_SQ_EMPTY;
 	/* outstanding queue empty: every started WQE completed */
-	if (__atomic_load_n(&qp->sq.cons, __ATOMIC_ACQUIRE) == prod)
+	if (snap.sq_cons == snap.sq_prod)
 		v |= ERNIC_STATQP_OSQ_EMPTY;
 	cqh = __atomic_load_n(&q->cq_head, __ATOMIC_ACQUIRE);
 	pi = __atomic_load_n(&q->sq_pi, __ATOMIC_ACQUIRE);
 	if ((pi + 1) % q->sq_depth == cqh)
 		v |= ERNIC_STATQP_SQ_FULL;
-	if (qp->req.rd_atomic_inflight >= ERNIC_RD_ATOMIC)
+	if (snap.rd_atomic_inflight >= ERNIC_RD_ATOMIC)
 		v |= ERNIC_STATQP_OSQ_FULL;
-	if (qp->stats.retrans_pkts != 0)
+	if (QP_STAT(qp, retrans_pkts) != 0)
 		v |= ERNIC_STATQP_RETRIED;
 	v |= (__atomic_load_n(&q->nak_syndrome, __ATOMIC_ACQUIRE) <<
 	      ERNIC_STATQP_NAK_SHIFT) & ERNIC_STATQP_NAK_MASK;
-	v |= (uint32_t)RTE_MIN(qp->stats.timeouts, 7u) <<
+	v |= (uint32_t)RTE_MIN(QP_STAT(qp, timeouts), 7u) <<
 		ERNIC_STATQP_RETRY_SHIFT;
-	v |= (uint32_t)RTE_MIN(qp->stats.rnr_naks_rx, 7u) <<
+	v |= (uint32_t)RTE_MIN(QP_STAT(qp, rnr_naks_rx), 7u) <<
 		ERNIC_STATQP_RNR_SHIFT;
 	return v;
 }
@@ -1026,20 +1012,20 @@ ernic_flow_counter(struct ernic_regs *rg, uint32_t off)
 			continue;
 		switch (off) {
 		case ERNIC_INAMPKTCNT:
-			v += w->cnt[ROCE_WCNT_RX_GSI];
+			v += roce_worker_counter(w, ROCE_WCNT_RX_GSI);
 			break;
 		case ERNIC_INALLDRPPKTCNT:
-			v += w->cnt[ROCE_WCNT_RX_PKTS] -
-				w->cnt[ROCE_WCNT_RX_ACCEPTED];
+			v += roce_worker_counter(w, ROCE_WCNT_RX_PKTS) -
+				roce_worker_counter(w, ROCE_WCNT_RX_ACCEPTED);
 			break;
 		case ERNIC_INCNPPKTCNT:
-			v += w->cnt[ROCE_WCNT_RX_CNP];
+			v += roce_worker_counter(w, ROCE_WCNT_RX_CNP);
 			break;
 		case ERNIC_OUTCNPPKTCNT:
-			v += w->cnt[ROCE_WCNT_TX_CNP];
+			v += roce_worker_counter(w, ROCE_WCNT_TX_CNP);
 			break;
 		case ERNIC_OUTRDRSPPKTCNT:
-			v += w->cnt[ROCE_WCNT_RESP_READ_PKTS];
+			v += roce_worker_counter(w, ROCE_WCNT_RESP_READ_PKTS);
 			break;
 		default:
 			break;
@@ -1060,11 +1046,10 @@ ernic_flow_conf(struct ernic_regs *rg)
 		return;
 	if (numqp == 0)
 		numqp = rg->nb_qp;
-	/* verbs QPs get numbers above the register QPs from now on */
-	rte_spinlock_lock(&dev->ctl_lock);
-	if (dev->qpn_next <= numqp && numqp < dev->qpn_mask)
-		dev->qpn_next = numqp + 1;
-	rte_spinlock_unlock(&dev->ctl_lock);
+	/* verbs QPs get numbers above the register QPs from now on; a
+	 * NUMQP that leaves none for them reserves nothing
+	 */
+	roce_qpn_reserve(dev, numqp);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1261,7 +1246,7 @@ complete_local(struct ernic_regs *rg, struct ernic_reg_qp *q)
 static void
 cnp_sched(struct ernic_regs *rg, struct ernic_reg_qp *q)
 {
-	uint64_t ce = __atomic_load_n(&q->qp->stats.ce_rx, __ATOMIC_RELAXED);
+	uint64_t ce = QP_STAT(q->qp, ce_rx);
 	uint32_t bank = q->qpn / 32;
 
 	if (likely(ce == q->ce_seen))
@@ -1277,6 +1262,7 @@ void
 ernic_regs_worker_poll(struct ernic_port *p, uint16_t widx)
 {
 	struct ernic_regs *rg = p->regs;
+	struct roce_qp_snapshot snap;
 	struct ernic_reg_qp *q;
 	bool hs;
 
@@ -1290,12 +1276,16 @@ ernic_regs_worker_poll(struct ernic_port *p, uint16_t widx)
 		poll_send(rg, q, hs);
 		poll_recv(rg, q, hs);
 		cnp_sched(rg, q);
-		/* the QP left service without a failed send WQE (responder) */
-		if (!__atomic_load_n(&q->fatal, __ATOMIC_ACQUIRE) &&
-		    __atomic_load_n(&q->qp->state, __ATOMIC_ACQUIRE) ==
-		    ROCE_QPS_ERR)
-			qp_go_fatal(rg, q, q->qp->err_cause,
-				    cause_syndrome(q->qp->err_cause), false);
+		/* the QP left service without a failed send WQE (responder);
+		 * on the QP's worker: the snapshot is exact
+		 */
+		if (!__atomic_load_n(&q->fatal, __ATOMIC_ACQUIRE)) {
+			roce_qp_snapshot(q->qp, &snap);
+			if (snap.state == ROCE_QPS_ERR)
+				qp_go_fatal(rg, q, snap.err_cause,
+					    cause_syndrome(snap.err_cause),
+					    false);
+		}
 		if (!hs && __atomic_load_n(&q->illegal, __ATOMIC_ACQUIRE))
 			complete_local(rg, q);
 	}

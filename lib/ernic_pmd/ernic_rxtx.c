@@ -27,10 +27,10 @@
 #include <rte_udp.h>
 
 #include "ernic_priv.h"
+#include "roce_driver.h"
 #include "roce_hdr.h"
 #include "roce_mbuf.h"
 #include "roce_parse.h"
-#include "roce_qp.h"
 
 /* Bytes the classifier looks at: Ethernet, VLAN, IPv6, ICMPv6 NS target. */
 #define ERNIC_CLASSIFY_LEN (ROCE_ETH_HLEN + ROCE_VLAN_HLEN + \
@@ -170,24 +170,21 @@ rx_classify(const struct ernic_port *p, const struct rte_mbuf *m,
 
 /*
  * Worker owning QP @p dqpn, NULL when unknown (the receiving worker then
- * counts the frame as a drop). The QPN table is published by the control
- * thread with release stores (roce_priv.h).
+ * counts the frame as a drop). A worker between its quiescent points
+ * (ernic_worker.c): the QP cannot be freed during the lookup
+ * (roce_qp_owner()).
  */
 static struct ernic_worker *
 qp_owner(struct ernic_port *p, uint32_t dqpn)
 {
-	const struct roce_device *d = p->rdev;
-	const struct roce_qp *qp;
 	struct roce_worker *rw;
 	uint16_t i;
 
-	if (dqpn == UINT32_MAX || d == NULL || d->qp_table == NULL ||
-	    dqpn > d->qpn_mask)
+	if (dqpn == UINT32_MAX)
 		return NULL;
-	qp = __atomic_load_n(&d->qp_table[dqpn], __ATOMIC_ACQUIRE);
-	if (qp == NULL || qp->qpn != dqpn)
+	rw = roce_qp_owner(p->rdev, dqpn);
+	if (rw == NULL)
 		return NULL;
-	rw = qp->w;
 	for (i = 0; i < p->nb_workers; i++)
 		if (p->w[i].rw == rw)
 			return &p->w[i];

@@ -24,7 +24,7 @@
 
 #include "ernic_priv.h"
 #include "roce_cm.h"
-#include "roce_qp.h"
+#include "roce_driver.h"
 #include "rte_pmd_ernic_cm.h"
 
 /** Connections and recoveries listed by /ernic/cm (the reply is 16 KB). */
@@ -123,11 +123,10 @@ tel_qp_list(const char *cmd __rte_unused, const char *params,
 	    struct rte_tel_data *d)
 {
 	struct roce_device *dev;
-	const struct roce_qp *qp;
 	struct ernic_port *p;
 	unsigned long v[2];
 	unsigned int slot;
-	uint32_t i;
+	uint32_t qpn;
 	uint16_t pid;
 	int n;
 
@@ -139,14 +138,11 @@ tel_qp_list(const char *cmd __rte_unused, const char *params,
 		return -EINVAL;
 	rte_tel_data_start_array(d, RTE_TEL_U64_VAL);
 	dev = p->rdev;
-	if (dev == NULL || dev->qp_table == NULL)
+	if (dev == NULL)
 		return 0;
 	slot = roce_qp_read_begin(dev);
-	for (i = 0; i <= dev->qpn_mask; i++) {
-		qp = roce_qp_lookup(dev, i);
-		if (qp != NULL && qp->qpn == i)
-			rte_tel_data_add_array_u64(d, qp->qpn);
-	}
+	for (qpn = 0; roce_qp_next(dev, &qpn) != NULL; qpn++)
+		rte_tel_data_add_array_u64(d, qpn);
 	roce_qp_read_end(dev, slot);
 	return 0;
 }
@@ -157,14 +153,13 @@ tel_qp_info(const char *cmd __rte_unused, const char *params,
 {
 	struct roce_qp_init_attr init;
 	struct roce_qp_attr attr;
+	struct roce_qp_snapshot snap;
 	struct roce_device *dev;
 	const struct roce_qp *qp;
 	struct roce_qp_stats st;
-	const struct roce_qp_stats *s;
 	struct ernic_port *p;
 	unsigned long v[2], qpn;
-	unsigned int slot;
-	uint32_t err_cause;
+	unsigned int slot, k;
 	uint16_t pid, i;
 	int n, widx = -1;
 
@@ -181,21 +176,20 @@ tel_qp_info(const char *cmd __rte_unused, const char *params,
 	if (p == NULL || p->rdev == NULL)
 		return -EINVAL;
 	dev = p->rdev;
-	if (dev->qp_table == NULL || qpn > dev->qpn_mask)
+	if (qpn > UINT32_MAX)
 		return -EINVAL;
 	/* the QP stays allocated until read_end, even if destroyed meanwhile */
 	slot = roce_qp_read_begin(dev);
-	qp = roce_qp_lookup(dev, (uint32_t)qpn);
-	if (qp == NULL || qp->qpn != qpn ||
-	    roce_query_qp(qp, &attr, &init) != 0) {
+	qp = roce_qp_find(dev, (uint32_t)qpn);
+	if (qp == NULL || roce_query_qp(qp, &attr, &init) != 0) {
 		roce_qp_read_end(dev, slot);
 		return -EINVAL;
 	}
+	roce_qp_snapshot(qp, &snap);
 	for (i = 0; i < p->nb_workers; i++)
-		if (p->w[i].rw == qp->w)
+		if (p->w[i].rw == snap.w)
 			widx = i;
-	st = qp->stats;
-	err_cause = qp->err_cause;
+	roce_qp_stats_read(qp, &st);
 	roce_qp_read_end(dev, slot);
 
 	rte_tel_data_start_dict(d);
@@ -218,30 +212,13 @@ tel_qp_info(const char *cmd __rte_unused, const char *params,
 	rte_tel_data_add_dict_u64(d, "retry_cnt", attr.retry_cnt);
 	rte_tel_data_add_dict_u64(d, "rnr_retry", attr.rnr_retry);
 	rte_tel_data_add_dict_u64(d, "timeout", attr.timeout);
-	rte_tel_data_add_dict_u64(d, "err_cause", err_cause);
-	s = &st;
-	rte_tel_data_add_dict_u64(d, "tx_pkts", s->tx_pkts);
-	rte_tel_data_add_dict_u64(d, "tx_bytes", s->tx_bytes);
-	rte_tel_data_add_dict_u64(d, "rx_pkts", s->rx_pkts);
-	rte_tel_data_add_dict_u64(d, "rx_bytes", s->rx_bytes);
-	rte_tel_data_add_dict_u64(d, "retrans_pkts", s->retrans_pkts);
-	rte_tel_data_add_dict_u64(d, "timeouts", s->timeouts);
-	rte_tel_data_add_dict_u64(d, "rnr_naks_rx", s->rnr_naks_rx);
-	rte_tel_data_add_dict_u64(d, "rnr_naks_tx", s->rnr_naks_tx);
-	rte_tel_data_add_dict_u64(d, "naks_rx", s->naks_rx);
-	rte_tel_data_add_dict_u64(d, "naks_tx", s->naks_tx);
-	rte_tel_data_add_dict_u64(d, "acks_rx", s->acks_rx);
-	rte_tel_data_add_dict_u64(d, "acks_tx", s->acks_tx);
-	rte_tel_data_add_dict_u64(d, "dup_requests", s->dup_requests);
-	rte_tel_data_add_dict_u64(d, "out_of_seq", s->out_of_seq);
-	rte_tel_data_add_dict_u64(d, "rx_drops", s->rx_drops);
-	/* congestion control: CE/CNP counters and the DCQCN rate (0: none) */
-	rte_tel_data_add_dict_u64(d, "ce_rx", s->ce_rx);
-	rte_tel_data_add_dict_u64(d, "cnp_tx", s->cnp_tx);
-	rte_tel_data_add_dict_u64(d, "cnp_rx", s->cnp_rx);
-	rte_tel_data_add_dict_u64(d, "cc_cuts", s->cc_cuts);
-	rte_tel_data_add_dict_u64(d, "cc_pace_stalls", s->cc_pace_stalls);
-	rte_tel_data_add_dict_u64(d, "cc_rate_mbps", s->cc_rate_mbps);
+	rte_tel_data_add_dict_u64(d, "err_cause", snap.err_cause);
+	/* the counters, as xstats name them (congestion control: CE/CNP
+	 * counters and the DCQCN rate, 0 when not limited)
+	 */
+	for (k = 0; k < ROCE_QP_STAT_NB; k++)
+		rte_tel_data_add_dict_u64(d, roce_qp_stat_table[k].name,
+			roce_qp_stats_value(&st, &roce_qp_stat_table[k]));
 	return 0;
 }
 

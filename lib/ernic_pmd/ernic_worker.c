@@ -19,7 +19,7 @@
 
 #include "ernic_priv.h"
 #include "ernic_regs.h"
-#include "roce_worker.h"
+#include "roce_driver.h"
 #include "rte_pmd_ernic.h"
 
 /*

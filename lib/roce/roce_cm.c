@@ -740,3 +740,37 @@ roce_cm_get_event(struct roce_cm *cm, struct roce_cm_event *ev)
 	*ev = cm->ev[cm->ev_head++ & cm->ev_mask];
 	return 1;
 }
+
+uint32_t
+roce_cm_events_withdraw(struct roce_cm_event *q, uint32_t size, uint32_t head,
+			uint32_t *tail, const struct roce_cm_id *id,
+			const struct roce_cm_listener *l)
+{
+	uint32_t rd, wr = head;
+
+	for (rd = head; rd != *tail; rd++) {
+		const struct roce_cm_event *ev = &q[rd % size];
+
+		if ((id != NULL && ev->id == id) ||
+		    (l != NULL && ev->type == ROCE_CM_EVENT_CONNECT_REQUEST &&
+		     ev->listener == l))
+			continue;
+		if (wr != rd)
+			q[wr % size] = *ev;
+		wr++;
+	}
+	rd = *tail - wr;
+	*tail = wr;
+	return rd;
+}
+
+uint32_t
+cm_ev_withdraw(struct roce_cm *cm, const struct roce_cm_id *id,
+	       const struct roce_cm_listener *l)
+{
+	uint32_t n = roce_cm_events_withdraw(cm->ev, cm->ev_mask + 1,
+					     cm->ev_head, &cm->ev_tail, id, l);
+
+	cm->cnt[CM_CNT_EV_WITHDRAWN] += n;
+	return n;
+}

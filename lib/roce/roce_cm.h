@@ -501,6 +501,21 @@ uint64_t roce_cm_next_deadline(const struct roce_cm *cm);
 int roce_cm_get_event(struct roce_cm *cm, struct roce_cm_event *ev);
 
 /**
+ * Remove from the queue @p q (@p size entries, indexed by free-running
+ * @p head and @p *tail modulo @p size) the events of @p id (when not NULL)
+ * and the CONNECT_REQUESTs of @p l (when not NULL), keeping the order of
+ * the others. roce_cm_destroy_id() and roce_cm_listen_stop() do it on the
+ * CM's own queue, so that no event taken afterwards names a released id,
+ * listener or context; a layer that copies events into a queue of its own
+ * does it there too.
+ * @return the number of events removed
+ */
+uint32_t roce_cm_events_withdraw(struct roce_cm_event *q, uint32_t size,
+				 uint32_t head, uint32_t *tail,
+				 const struct roce_cm_id *id,
+				 const struct roce_cm_listener *l);
+
+/**
  * Listen on @p addr (port required; an all-zero GID listens on every
  * local address) in port space @p ps: ROCE_CM_PS_TCP takes REQs (RC/UC),
  * ROCE_CM_PS_UDP SIDR_REQs (UD), ROCE_CM_PS_IB both. At most @p backlog

@@ -30,7 +30,7 @@ static const char *const cm_cnt_names[] = {
 	"cm_req_backlog_full", "cm_req_no_id",
 	"cm_timeout_req", "cm_timeout_rep", "cm_timeout_dreq",
 	"cm_qp_modify_err", "cm_established", "cm_disconnected",
-	"cm_timewait_exit", "cm_event_dropped",
+	"cm_timewait_exit", "cm_event_dropped", "cm_event_withdrawn",
 };
 static_assert(RTE_DIM(cm_cnt_names) == CM_CNT_MAX,
 	      "a name for each CM counter");
@@ -96,10 +96,18 @@ roce_cm_listen_stop(struct roce_cm_listener *l, uint64_t now)
 
 		if (!id->in_use || id->listener != l)
 			continue;
-		/* a request waiting for the application is rejected */
+		/*
+		 * a request waiting for the application is rejected; one not
+		 * even taken yet leaves the queue, and its id, which the
+		 * application never saw, is freed on entering IDLE
+		 */
+		if (cm_ev_withdraw(cm, id, NULL) != 0)
+			id->orphan = true;
 		cm_fsm_apply(&c, CM_IN_LISTEN_STOP);
-		id->listener = NULL;
-		id->pending = false;
+		if (id->in_use) {
+			id->listener = NULL;
+			id->pending = false;
+		}
 	}
 	l->in_use = false;
 	l->pending = 0;
@@ -523,6 +531,8 @@ roce_cm_destroy_id(struct roce_cm_id *id, uint64_t now)
 	 * without events; an idle id is freed on entering IDLE
 	 */
 	id->orphan = true;
+	/* its queued events name an id and a context about to be released */
+	cm_ev_withdraw(c.cm, id, NULL);
 	cm_fsm_apply(&c, CM_IN_DESTROY);
 	/* the application may destroy its QP from now on */
 	if (id->in_use) {

@@ -65,6 +65,7 @@ enum roce_cm_cnt {
 	CM_CNT_DISCONNECTED,
 	CM_CNT_TIMEWAIT_EXIT,
 	CM_CNT_EV_DROPPED,
+	CM_CNT_EV_WITHDRAWN,		/* queued events of a destroyed id/listener */
 	CM_CNT_MAX,
 };
 
@@ -307,6 +308,10 @@ CM_HIDDEN struct roce_cm_event *cm_ev_push(struct roce_cm *cm,
 					   struct roce_cm_id *id,
 					   enum roce_cm_event_type type);
 CM_HIDDEN bool cm_ev_room(const struct roce_cm *cm);
+/* remove the queued events of @p id and CONNECT_REQUESTs of @p l (counted) */
+CM_HIDDEN uint32_t cm_ev_withdraw(struct roce_cm *cm,
+				  const struct roce_cm_id *id,
+				  const struct roce_cm_listener *l);
 CM_HIDDEN void cm_ev_simple(struct roce_cm *cm, struct roce_cm_id *id,
 			    enum roce_cm_event_type type, int status);
 CM_HIDDEN void cm_ev_private(struct roce_cm_event *ev, const uint8_t *pd,

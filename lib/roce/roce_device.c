@@ -146,6 +146,7 @@ roce_device_create(const struct roce_device_config *cfg)
 		goto nomem;
 	dev->qpn_mask = max_qp - 1;
 	dev->qpn_next = 2;
+	dev->qpn_first = 2;
 
 	dev->nb_keys = max_mr + 1;
 	dev->keys = rte_zmalloc_socket("roce_keys",
@@ -286,11 +287,12 @@ roce_qpn_alloc(struct roce_device *dev, struct roce_qp *qp)
 
 	if (dev == NULL || qp == NULL)
 		return -EINVAL;
-	span = dev->qpn_mask + 1 - 2;	/* QPN 0 and 1 are reserved */
 	rte_spinlock_lock(&dev->ctl_lock);
+	/* QPN 0 and 1 are reserved, and those roce_qpn_reserve() keeps */
+	span = dev->qpn_mask + 1 - dev->qpn_first;
 	for (i = 0; i < span; i++) {
 		qpn = dev->qpn_next;
-		dev->qpn_next = qpn == dev->qpn_mask ? 2 : qpn + 1;
+		dev->qpn_next = qpn == dev->qpn_mask ? dev->qpn_first : qpn + 1;
 		if (dev->qp_table[qpn] == NULL) {
 			roce_qpn_publish(dev, qp, qpn);
 			rte_spinlock_unlock(&dev->ctl_lock);
@@ -316,6 +318,42 @@ roce_qpn_alloc_fixed(struct roce_device *dev, struct roce_qp *qp,
 	roce_qpn_publish(dev, qp, qpn);
 	rte_spinlock_unlock(&dev->ctl_lock);
 	return (int)qpn;
+}
+
+int
+roce_qpn_move(struct roce_device *dev, struct roce_qp *qp, uint32_t qpn)
+{
+	if (dev == NULL || qp == NULL || qpn == 0 || qpn > dev->qpn_mask)
+		return -EINVAL;
+	rte_spinlock_lock(&dev->ctl_lock);
+	if (dev->qp_table[qpn] != NULL) {
+		rte_spinlock_unlock(&dev->ctl_lock);
+		return dev->qp_table[qpn] == qp ? 0 : -EBUSY;
+	}
+	if (qp->qpn <= dev->qpn_mask && dev->qp_table[qp->qpn] == qp) {
+		__atomic_store_n(&dev->qp_table[qp->qpn], NULL,
+				 __ATOMIC_RELEASE);
+		dev->nb_qp--;
+	}
+	roce_qpn_publish(dev, qp, qpn);
+	rte_spinlock_unlock(&dev->ctl_lock);
+	return 0;
+}
+
+int
+roce_qpn_reserve(struct roce_device *dev, uint32_t last)
+{
+	uint32_t first;
+
+	if (dev == NULL || last >= dev->qpn_mask)
+		return -EINVAL;
+	first = last < 2 ? 2 : last + 1;
+	rte_spinlock_lock(&dev->ctl_lock);
+	dev->qpn_first = first;
+	if (dev->qpn_next < first)
+		dev->qpn_next = first;
+	rte_spinlock_unlock(&dev->ctl_lock);
+	return 0;
 }
 
 void

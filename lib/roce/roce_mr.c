@@ -580,6 +580,32 @@ roce_dereg_mr_nowait(struct roce_mr *mr)
 	return mr_dereg(mr, false);
 }
 
+/*
+ * The freed count is read first: a frame attached meanwhile only makes
+ * the figure larger, never 0 too early.
+ */
+uint32_t
+roce_key_zc_inflight(const struct roce_device *dev, uint32_t idx)
+{
+	uint32_t dropped = __atomic_load_n(&dev->zc_dropped[idx],
+					   __ATOMIC_ACQUIRE);
+
+	return __atomic_load_n(&dev->keys[idx].zc_taken, __ATOMIC_ACQUIRE) -
+		dropped;
+}
+
+struct roce_device *
+roce_mr_device(const struct roce_mr *mr)
+{
+	return mr != NULL && mr->pd != NULL ? mr->pd->dev : NULL;
+}
+
+uint32_t
+roce_mr_key_index(const struct roce_mr *mr)
+{
+	return mr != NULL ? mr->index : 0;
+}
+
 int
 roce_mr_query(const struct roce_mr *mr, struct roce_mr_info *info)
 {

@@ -62,3 +62,9 @@ roce_dealloc_pd(struct roce_pd *pd)
 	rte_free(pd);
 	return 0;
 }
+
+struct roce_device *
+roce_pd_device(const struct roce_pd *pd)
+{
+	return pd != NULL ? pd->dev : NULL;
+}

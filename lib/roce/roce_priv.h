@@ -19,6 +19,10 @@
  * post_recv), roce_req.c / roce_comp.c / roce_resp.c (engines),
  * roce_worker.c (RX dispatch, poll loop, TX batching, control exec),
  * roce_timer.c, roce_err.c (the one error table).
+ *
+ * A driver never includes this header: what it may use of the objects
+ * below is roce_driver.h (included here, so both sides share one
+ * declaration of each function and of the per-QP counters).
  */
 
 #include <assert.h>
@@ -33,6 +37,7 @@
 #include <rte_spinlock.h>
 
 #include "roce_cc.h"
+#include "roce_driver.h"
 #include "roce_err.h"
 #include "roce_log.h"
 #include "roce_timer.h"
@@ -266,6 +271,8 @@ struct roce_device {
 	struct roce_qp **qp_table;
 	uint32_t qpn_mask;		/**< max_qp - 1 (power of two) */
 	uint32_t qpn_next;		/**< allocation cursor */
+	/** roce_qpn_alloc() numbers from here (roce_qpn_reserve()), >= 2 */
+	uint32_t qpn_first;
 
 	/**
 	 * QP reclamation (roce_qp.c): a destroyed QP leaves the QPN table at
@@ -350,6 +357,14 @@ int roce_qpn_alloc_fixed(struct roce_device *dev, struct roce_qp *qp,
  */
 void roce_qpn_free(struct roce_device *dev, struct roce_qp *qp);
 
+/**
+ * Move @p qp from its number to the free number @p qpn in one step under
+ * the control lock (roce_qp_renumber() runs it on the QP's worker).
+ * Returns 0, -EINVAL (out of range) or -EBUSY (@p qpn taken by another
+ * QP: nothing changes).
+ */
+int roce_qpn_move(struct roce_device *dev, struct roce_qp *qp, uint32_t qpn);
+
 
 /**
  * Free the retired QPs whose grace period is over (roce_qp.c); with
@@ -407,14 +422,6 @@ struct roce_mw {
 };
 
 /**
- * roce_dereg_mr() without its zero-copy check: the key is gone at once
- * even while frames attached to the memory are queued; the caller waits
- * for the entry's zc_refs itself before the memory is reused (the PMD's
- * grace period, ernic_mr_svc.c). 0, -EINVAL, -EBUSY (windows bound).
- */
-int roce_dereg_mr_nowait(struct roce_mr *mr);
-
-/**
  * The zero-copy counters of the entry checked into @p ref (a key of
  * @p dev) for roce_txbuf_attach_ref(); both NULL for none.
  */
@@ -431,21 +438,6 @@ roce_key_ref_zc(const struct roce_device *dev, const struct roce_key_ref *ref)
 	c.taken = (uint32_t *)(uintptr_t)&ref->entry->zc_taken;
 	c.dropped = &dev->zc_dropped[idx];
 	return c;
-}
-
-/**
- * Zero-copy mbufs attached to the memory of key index @p idx and not yet
- * freed. The freed count is read first: a frame attached meanwhile only
- * makes the figure larger, never 0 too early.
- */
-static inline uint32_t
-roce_key_zc_inflight(const struct roce_device *dev, uint32_t idx)
-{
-	uint32_t dropped = __atomic_load_n(&dev->zc_dropped[idx],
-					   __ATOMIC_ACQUIRE);
-
-	return __atomic_load_n(&dev->keys[idx].zc_taken, __ATOMIC_ACQUIRE) -
-		dropped;
 }
 
 /**
@@ -730,28 +722,6 @@ enum roce_err roce_mw_bind(struct roce_device *dev, struct roce_qp *qp,
  */
 void roce_mw_unbind_qp(struct roce_qp *qp);
 
-/**
- * Keep key indexes [0, @p n) for roce_reg_mr_fixed(): roce_reg_mr() and
- * roce_alloc_mw() allocate above them from now on (control path, before
- * registrations). Used by the ERNIC PD table of the net_ernic register
- * window, whose R_Keys name their entry directly. Returns 0, -EINVAL (@p n
- * not below the table size) or -EBUSY (an MR or MW already uses one).
- */
-int roce_key_reserve_fixed(struct roce_device *dev, uint32_t n);
-
-/**
- * Register an MR at the reserved key index @p index with key byte @p key
- * (key = index << 8 | key, lkey == rkey): the peer names [@p va, @p va +
- * @p length) and the device reads and writes @p host. Unlike roce_reg_mr()
- * the key byte is the caller's, and the region can be invalidated by a
- * SEND with Invalidate naming its exact key (an ERNIC PD table entry).
- * NULL with rte_errno: EINVAL (index not reserved, bad range or access),
- * EBUSY (index in use), ENOMEM. Deregister with roce_dereg_mr().
- */
-struct roce_mr *roce_reg_mr_fixed(struct roce_pd *pd, uint32_t index,
-				  uint8_t key, void *host, uint64_t va,
-				  size_t length, int access);
-
 /* ------------------------------------------------------------------ */
 /* CQ and SRQ                                                         */
 /* ------------------------------------------------------------------ */
@@ -824,17 +794,6 @@ void roce_event_raise(struct roce_device *dev, enum roce_event_type type,
 /* ------------------------------------------------------------------ */
 /* Worker                                                             */
 /* ------------------------------------------------------------------ */
-
-/** A function run on a worker's thread by roce_worker_exec(). */
-typedef int (*roce_worker_fn)(void *arg);
-
-/**
- * Run @p fn(arg) on the worker's thread: inline when called from the thread
- * that polls the worker (or when no thread polls it yet), otherwise through
- * the worker's control ring, waiting for the result. Used by modify_qp,
- * destroy_qp and other control operations on worker-owned state.
- */
-int roce_worker_exec(struct roce_worker *w, roce_worker_fn fn, void *arg);
 
 /** Queue one frame for transmission at the end of this poll (worker only). */
 void roce_worker_tx(struct roce_worker *w, struct rte_mbuf *m);

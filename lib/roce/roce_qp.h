@@ -143,39 +143,6 @@ struct roce_resp_state {
 	RTE_ALIGN_CEIL(ROCE_ETH_HLEN + ROCE_VLAN_HLEN + ROCE_IPV6_HLEN + \
 		       ROCE_UDP_HLEN, 8)
 
-/* ---- counters kept per QP (exported as xstats and telemetry) ---- */
-struct roce_qp_stats {
-	/* every message moves these: the first cache line */
-	uint64_t tx_pkts, tx_bytes, rx_pkts, rx_bytes;
-	uint64_t acks_rx, acks_tx;
-	uint64_t tx_zc_pkts;	/**< packets sent with zero-copy payload */
-	uint64_t retrans_pkts, timeouts, rnr_naks_rx, rnr_naks_tx;
-	uint64_t naks_rx, naks_tx;
-	uint64_t dup_requests, out_of_seq, rx_drops;
-	uint64_t wr_flushed;		/**< WRs completed by roce_qp_flush() */
-	uint64_t flush_cqe_lost;	/**< flush completions lost to a full CQ */
-	uint64_t post_send_err, post_recv_err;	/**< refused posts (poster-written) */
-	uint64_t dup_acks, ghost_acks, seq_naks, bad_resps, req_stalls, tx_no_mbuf,
-		 timer_fails;
-	uint64_t cwnd_cuts;	/**< loss window halved: NAK / lost response */
-	uint64_t cwnd_timeouts;	/**< loss window to its floor: ACK timeout */
-	/* congestion control (roce_cc.c) */
-	uint64_t ce_rx;		/**< CE-marked packets received */
-	uint64_t cnp_tx, cnp_rx;	/**< CNPs sent (NP) / taken (RP) */
-	uint64_t cc_cuts, cc_incs;	/**< DCQCN rate cuts / increase events */
-	uint64_t cc_pace_stalls;	/**< requester stopped by the rate limiter */
-	uint64_t cc_rate_mbps;	/**< gauge: limited rate, 0 when not limited */
-	/* selective repeat (roce_sr.h) */
-	uint64_t sr_ooo_accepted;	/**< responder: placed ahead of ePSN */
-	uint64_t sr_ooo_dropped;	/**< responder: ahead of ePSN, not placeable */
-	uint64_t sr_sack_tx, sr_sack_rx; /**< SACK NAKs sent / SACKs received */
-	uint64_t sr_retx_pkts;		/**< packets resent with SR on */
-	uint64_t gbn_retx_pkts;		/**< packets resent by go-back-N (SR off) */
-	uint64_t sr_skipped;		/**< PSNs a round did not resend */
-	uint64_t sr_srx_drops;		/**< SR extension on a QP without SR */
-	uint64_t sr_tail_probes;	/**< RTO_low expiries that resent a tail */
-};
-
 struct roce_qp {
 	/* hot, read by RX dispatch and every engine */
 	uint32_t qpn;
@@ -284,18 +251,6 @@ roce_sr_on(const struct roce_qp *qp)
 {
 	return qp->sr != 0;
 }
-
-/**
- * Slow-path readers of the QPN table (telemetry, xstats: any thread that
- * is not a worker) look QPs up between these two calls; a QP found there
- * stays allocated (possibly already destroyed: check qp->qpn and the
- * state) until roce_qp_read_end(). Nothing waits for a reader: it may
- * block (roce_query_qp()) in between, only reclamation is delayed. Up to
- * ROCE_QS_READERS readers at once, more wait for a slot.
- * Returns the slot to give to roce_qp_read_end().
- */
-unsigned int roce_qp_read_begin(struct roce_device *dev);
-void roce_qp_read_end(struct roce_device *dev, unsigned int slot);
 
 /* ---- entry points between the QP object and the engines ---- */
 

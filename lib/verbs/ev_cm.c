@@ -797,3 +797,55 @@ ev_cm_route_fill(struct ev_cm_id *id)
 	id->id.route.num_paths = 1;
 	return 0;
 }
+
+/* librdmacm's names of its events, the table's index the event */
+static const char *const cm_event_names[] = {
+	[RDMA_CM_EVENT_ADDR_RESOLVED] = "RDMA_CM_EVENT_ADDR_RESOLVED",
+	[RDMA_CM_EVENT_ADDR_ERROR] = "RDMA_CM_EVENT_ADDR_ERROR",
+	[RDMA_CM_EVENT_ROUTE_RESOLVED] = "RDMA_CM_EVENT_ROUTE_RESOLVED",
+	[RDMA_CM_EVENT_ROUTE_ERROR] = "RDMA_CM_EVENT_ROUTE_ERROR",
+	[RDMA_CM_EVENT_CONNECT_REQUEST] = "RDMA_CM_EVENT_CONNECT_REQUEST",
+	[RDMA_CM_EVENT_CONNECT_RESPONSE] = "RDMA_CM_EVENT_CONNECT_RESPONSE",
+	[RDMA_CM_EVENT_CONNECT_ERROR] = "RDMA_CM_EVENT_CONNECT_ERROR",
+	[RDMA_CM_EVENT_UNREACHABLE] = "RDMA_CM_EVENT_UNREACHABLE",
+	[RDMA_CM_EVENT_REJECTED] = "RDMA_CM_EVENT_REJECTED",
+	[RDMA_CM_EVENT_ESTABLISHED] = "RDMA_CM_EVENT_ESTABLISHED",
+	[RDMA_CM_EVENT_DISCONNECTED] = "RDMA_CM_EVENT_DISCONNECTED",
+	[RDMA_CM_EVENT_DEVICE_REMOVAL] = "RDMA_CM_EVENT_DEVICE_REMOVAL",
+	[RDMA_CM_EVENT_MULTICAST_JOIN] = "RDMA_CM_EVENT_MULTICAST_JOIN",
+	[RDMA_CM_EVENT_MULTICAST_ERROR] = "RDMA_CM_EVENT_MULTICAST_ERROR",
+	[RDMA_CM_EVENT_ADDR_CHANGE] = "RDMA_CM_EVENT_ADDR_CHANGE",
+	[RDMA_CM_EVENT_TIMEWAIT_EXIT] = "RDMA_CM_EVENT_TIMEWAIT_EXIT",
+};
+
+const char *
+rdma_event_str(enum rdma_cm_event_type event)
+{
+	if ((unsigned int)event < RTE_DIM(cm_event_names) &&
+	    cm_event_names[event] != NULL)
+		return cm_event_names[event];
+	return "UNKNOWN EVENT";
+}
+
+/* the port of @p sa in network order, 0 when it is no IP address */
+static __be16
+sa_port(const struct sockaddr *sa)
+{
+	if (sa->sa_family == AF_INET)
+		return ((const struct sockaddr_in *)sa)->sin_port;
+	if (sa->sa_family == AF_INET6)
+		return ((const struct sockaddr_in6 *)sa)->sin6_port;
+	return 0;
+}
+
+__be16
+rdma_get_src_port(struct rdma_cm_id *id)
+{
+	return id != NULL ? sa_port(&id->route.addr.src_addr) : 0;
+}
+
+__be16
+rdma_get_dst_port(struct rdma_cm_id *id)
+{
+	return id != NULL ? sa_port(&id->route.addr.dst_addr) : 0;
+}

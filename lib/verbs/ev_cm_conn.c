@@ -524,6 +524,14 @@ rdma_disconnect(struct rdma_cm_id *cm_id)
 	ret = rte_pmd_ernic_cm_disconnect(id->port->port_id, id->rid);
 	ev_port_release(id->port);
 	pthread_mutex_unlock(&ev_env.ctl);
+	/*
+	 * The peer's DREQ came first (the CM answered it and moved the QP to
+	 * ERR; its DISCONNECTED may not be routed yet): as Linux rdma_cm, a
+	 * connection already going down is disconnected, not an error
+	 */
+	if (ret == -EINVAL && (id->state == EV_CM_CONNECTED ||
+			       id->state == EV_CM_DISCONNECTED))
+		ret = 0;
 	if (ret != 0) {
 		errno = -ret;
 		return -1;

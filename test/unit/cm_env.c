@@ -187,7 +187,8 @@ env_step_j(struct cm_env *e, bool jump)
 		struct side *s = &e->s[i];
 
 		act += roce_cm_poll(s->cm, e->l->tsc);
-		while (s->nev < EVQ && roce_cm_get_event(s->cm, &s->ev[s->nev]))
+		while (!s->hold_events && s->nev < EVQ &&
+		       roce_cm_get_event(s->cm, &s->ev[s->nev]))
 			s->nev++;
 	}
 	if (act != 0 || !jump)

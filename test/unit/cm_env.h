@@ -30,6 +30,7 @@ struct side {
 	struct roce_qp *qp;
 	bool drop_tx;			/* CM frames from this side are lost */
 	bool echo_vendor;		/* REPs echo the REQ's Vendor ID (Linux) */
+	bool hold_events;		/* env_step() leaves the CM's events queued */
 	uint8_t req_vendor[3];		/* the Vendor ID of the last REQ received */
 	uint16_t capture_attr;		/* keep a copy of the next such MAD */
 	struct rte_mbuf *captured;

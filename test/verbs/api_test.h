@@ -5,7 +5,7 @@
 /*
  * The verbs API test (test_verbs_api.c: suite, devices, bad arguments;
  * verbs_api_rc.c: RC traffic; verbs_api_ud.c: UD, SRQ, resize, rereg,
- * windows): its limits, the suite's device and the helpers
+ * windows; verbs_api_cm.c: rdma_cm): its limits, the suite's device and the helpers
  * (verbs_api_util.c).
  */
 #include <endian.h>
@@ -149,5 +149,8 @@ void test_resize_cq(void);
 void test_cq_overrun(void);
 void test_rereg_mr(void);
 void test_mw(void);
+
+/* verbs_api_cm.c: rdma_cm */
+void test_cm_disconnect_after_peer(void);
 
 #endif /* TEST_VERBS_API_TEST_H */

@@ -30,3 +30,52 @@ set_preload() {
 		export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 	fi
 }
+
+# pair_link DIR: the two processes' files DIR/a.ini and DIR/b.ini, made
+# from conf/verbs-pair-a.ini and -b.ini ($conf), and $nsx, the command
+# prefix (an array) that runs a program beside its peer.
+#
+# As root: a veth pair in a network namespace of the run's own, each
+# process's port net_af_packet on one end, the tools' TCP side channel on
+# the namespace's loopback. DPDK 22.11's memif unmaps the shared rings in
+# its interrupt thread when the peer process goes, without waiting for the
+# thread that polls them: a process polling its memif port when its peer
+# exits or is killed crashes now and then (doc/guides/verbs.rst), which the
+# kernel's link never does. Otherwise (not root, no ip): the files' own
+# memif pair, on a socket in DIR.
+pair_link() {
+	local dir=$1 s end
+	pair_ns=
+	nsx=()
+	for s in a b; do
+		sed "s#socket=/tmp/softernic-verbs-pair.sock#socket=$dir/pair.sock#" \
+			"$conf/verbs-pair-$s.ini" >"$dir/$s.ini"
+	done
+	if [ "$(id -u)" != 0 ] || ! command -v ip >/dev/null; then
+		echo "note: the pair is joined by memif (veth needs root and ip)"
+		return 0
+	fi
+	pair_ns=softernic-verbs-$$
+	if ! { ip netns add "$pair_ns" &&
+	       ip -n "$pair_ns" link set lo up &&
+	       ip -n "$pair_ns" link add va type veth peer name vb &&
+	       ip netns exec "$pair_ns" sysctl -qw net.ipv6.conf.va.disable_ipv6=1 \
+			net.ipv6.conf.vb.disable_ipv6=1 &&
+	       ip -n "$pair_ns" link set va up &&
+	       ip -n "$pair_ns" link set vb up; }; then
+		echo "pair_link: cannot make the namespace $pair_ns and its veth pair"
+		exit 1
+	fi
+	for s in a b; do
+		[ $s = a ] && end=va || end=vb
+		sed -i -e "s#^vdev = net_memif0,.*#vdev = net_af_packet0,iface=$end,qdisc_bypass=1,framecnt=4096#" \
+			-e "s#port=net_memif0#port=net_af_packet0#" "$dir/$s.ini"
+	done
+	nsx=(ip netns exec "$pair_ns")
+}
+
+# pair_link_cleanup: remove what pair_link made
+pair_link_cleanup() {
+	[ -n "${pair_ns:-}" ] && ip netns del "$pair_ns" 2>/dev/null
+	pair_ns=
+}

@@ -436,6 +436,7 @@ static CU_TestInfo verbs_tests[] = {
 	{ "CQ overrun: CQ_ERR event, poll error", test_cq_overrun },
 	{ "ibv_rereg_mr: access changes, keys stay", test_rereg_mr },
 	{ "type 2 memory window: bind, write, invalidate", test_mw },
+	{ "rdma_cm: disconnect after the peer did", test_cm_disconnect_after_peer },
 	CU_TEST_INFO_NULL,
 };
 

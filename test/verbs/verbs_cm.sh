@@ -1,17 +1,19 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
 # Debian's own rdma_cm binaries, unmodified, over softernic
-# (doc/guides/verbs.rst, "rdma_cm"): pairs of processes joined by a
-# net_memif link, the server on conf/verbs-pair-a.ini (198.18.0.1,
-# 2001:2::1), the client on conf/verbs-pair-b.ini. No side channel: the
+# (doc/guides/verbs.rst, "rdma_cm"): pairs of processes joined by a veth
+# pair in a namespace of the run's own (as root; else by the files'
+# net_memif link: common.sh, pair_link), the server on
+# conf/verbs-pair-a.ini (198.18.0.1, 2001:2::1), the client on
+# conf/verbs-pair-b.ini. No side channel: the
 # connections are made by the CM on QP1.
 #
 #   rping with every byte verified (IPv4, IPv6), ucmatose with 8
 #   connections, udaddy (UD through SIDR, IPv4, IPv6), rdma_server and
 #   rdma_client, perftest -R (write_bw, send_lat, UD send_bw), a connect
 #   to a port nobody listens on (REJECTED, or UNREACHABLE for UD, in
-#   well under the CM timeout), a peer killed mid-run (the other end
-#   ends on its own), and 1,000 connections of cmtime against one
+#   well under the CM timeout), a peer killed mid-run (the other end's
+#   WRITEs time out and it ends on its own), and 1,000 connections of cmtime against one
 #   long-lived cmtime listener whose CM ids, QPs and heap come back to
 #   where they were (read over DPDK telemetry, /ernic/cm).
 #
@@ -30,15 +32,20 @@ set_preload "$lib"
 
 tmp=$(mktemp -d /tmp/verbs_cm.XXXXXX)
 spid=
+# kill_server: SIGKILL to the server and to timeout(1) above it
+kill_server() {
+	pkill -9 -P "$spid" 2>/dev/null
+	kill -9 "$spid" 2>/dev/null
+	wait "$spid" 2>/dev/null
+	spid=
+}
 cleanup() {
-	[ -n "$spid" ] && kill -9 "$spid" 2>/dev/null
+	[ -n "$spid" ] && kill_server
+	pair_link_cleanup
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
-for s in a b; do
-	sed "s#socket=/tmp/softernic-verbs-pair.sock#socket=$tmp/pair.sock#" \
-		"$conf/verbs-pair-$s.ini" >"$tmp/$s.ini"
-done
+pair_link "$tmp"
 # the listener of the 1,000 connections answers telemetry queries
 prefix=softernic-verbs-cm$$
 sed "s/ --no-telemetry//; s/--file-prefix=softernic-verbs/--file-prefix=$prefix/" \
@@ -72,7 +79,8 @@ start_server() {
 	local ini=$1 i
 	shift
 	rm -f "$tmp"/[sc].out
-	SOFTERNIC_CONFIG=$ini LD_PRELOAD=$preload timeout "$wall" "$@" \
+	"${nsx[@]}" env SOFTERNIC_CONFIG="$ini" LD_PRELOAD="$preload" \
+		timeout "$wall" "$@" \
 		>"$tmp/s.out" 2>&1 &
 	spid=$!
 	for i in $(seq 300); do
@@ -86,8 +94,8 @@ start_server() {
 
 # client CMD...: run the client to its end; its status in $crc
 client() {
-	SOFTERNIC_CONFIG=$tmp/b.ini LD_PRELOAD=$preload timeout "$wall" \
-		"$@" >"$tmp/c.out" 2>&1
+	"${nsx[@]}" env SOFTERNIC_CONFIG="$tmp/b.ini" LD_PRELOAD="$preload" \
+		timeout "$wall" "$@" >"$tmp/c.out" 2>&1
 	crc=$?
 }
 
@@ -189,36 +197,6 @@ refused refused_rc RDMA_CM_EVENT_REJECTED rping -c -a 198.18.0.1 -C 1 -p @Q
 # (udaddy asks for its port 7174: the server listens on another)
 refused refused_ud RDMA_CM_EVENT_UNREACHABLE udaddy -s 198.18.0.1
 
-# the client killed mid-run: the server's next operation fails, it
-# disconnects (the DREQ goes unanswered) and ends on its own
-if selected peer_killed; then
-	cases=$((cases + 1))
-	port=$((port + 1))
-	if ! start_server "$tmp/a.ini" rping -s -a 198.18.0.1 -p "$port" \
-		-C 1000000 -V; then
-		fail "peer_killed: the server did not start"
-	else
-		# env execs rping: $! is the client itself
-		env SOFTERNIC_CONFIG="$tmp/b.ini" LD_PRELOAD="$preload" \
-			rping -c -a 198.18.0.1 -p "$port" -C 1000000 -V \
-			>"$tmp/c.out" 2>&1 &
-		cpid=$!
-		sleep 2
-		kill -9 "$cpid"
-		wait "$cpid" 2>/dev/null
-		ms=$(date +%s%N)
-		wait "$spid"
-		src=$?
-		spid=
-		ms=$((($(date +%s%N) - ms) / 1000000))
-		if [ $src -eq 124 ]; then
-			fail "peer_killed: the server was still up after ${wall} s"
-		else
-			echo "ok: peer_killed (the server ended $ms ms after the client, status $src)"
-		fi
-	fi
-fi
-
 # telemetry query: prints the value of each name given, from /ernic/cm
 # (counters), /ernic/qp/list (QPs) and /eal/heap_info (allocations)
 tel_read() {
@@ -240,6 +218,49 @@ val.update(cm)
 print(' '.join(str(val[n]) for n in sys.argv[2:]))
 EOF
 }
+
+# a peer killed mid-run: the server of ib_write_bw -R (SIGKILL, so
+# nothing of it says goodbye) while the client streams 5,000,000 WRITEs; the
+# client's next WRITEs go unanswered, their retries run out (the CM's ACK
+# timeout, 7 retries) and it ends on its own with a completion error. (An rping server killed while the client waits for a SEND
+# would leave the client waiting: no traffic, nothing to time out, with
+# any RDMA stack whose peer vanishes without a DREQ.)
+if selected peer_killed; then
+	cases=$((cases + 1))
+	port=$((port + 1))
+	if ! start_server "$tmp/a-tel.ini" ib_write_bw -R -F -s 4096 \
+		-n 5000000 -p "$port"; then
+		fail "peer_killed: the server did not start"
+	else
+		# env execs the client: $! is the client itself
+		"${nsx[@]}" env SOFTERNIC_CONFIG="$tmp/b.ini" \
+			LD_PRELOAD="$preload" timeout "$wall" \
+			ib_write_bw -R -F -s 4096 -n 5000000 -p "$port" 198.18.0.1 \
+			>"$tmp/c.out" 2>&1 &
+		cpid=$!
+		# streaming: the server's CM saw the connection established
+		# (the tools' own output is buffered until they end)
+		est=0
+		for i in $(seq 200); do
+			est=$(tel_read cm_established 2>/dev/null)
+			[ "${est:-0}" -ge 1 ] 2>/dev/null && break
+			sleep 0.1
+		done
+		sleep 1
+		kill_server
+		ms=$(date +%s%N)
+		wait "$cpid"
+		crc=$?
+		ms=$((($(date +%s%N) - ms) / 1000000))
+		if [ "${est:-0}" != 1 ]; then
+			fail "peer_killed: no connection (established: ${est:-none})"
+		elif [ $crc -eq 0 ] || [ $crc -eq 124 ] || [ $ms -gt 20000 ]; then
+			fail "peer_killed: the client ended $ms ms after the server, status $crc"
+		else
+			echo "ok: peer_killed (the client ended $ms ms after the server was killed, status $crc)"
+		fi
+	fi
+fi
 
 # 1,000 connections of stock programs against one long-lived listener
 if selected cm_1000; then

@@ -2,17 +2,18 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Debian's own verbs binaries, unmodified, over softernic
 # (doc/guides/verbs.rst): ibv_devinfo on conf/verbs-loopback.ini, then
-# pairs of processes joined by a net_memif link, one on
-# conf/verbs-pair-a.ini (198.18.0.1, the server) and one on
-# conf/verbs-pair-b.ini (198.18.0.2), their TCP side channel on
-# 127.0.0.1: the ibv_*_pingpong tools with data checks (-c), events (-e)
+# pairs of processes, one on conf/verbs-pair-a.ini (198.18.0.1, the
+# server) and one on conf/verbs-pair-b.ini (198.18.0.2), joined by a veth
+# pair in a namespace of the run's own (as root; else by the files' memif
+# link: common.sh, pair_link), their TCP side channel on 127.0.0.1 there:
+# the ibv_*_pingpong tools with data checks (-c), events (-e)
 # and the new post send API (-N), and perftest's bw and lat tools over RC,
 # UC and UD, SRQ, inline, 16 QPs, every size, atomics, IPv6. Each case
 # checks that both ends exit 0 and print their result rows.
 #
 # Usage: verbs_stock.sh path/to/libernic_verbs.so [CASE-REGEX]
-# The pair files are copied with a socket of this run's own, so that runs
-# can go side by side. A tool that is missing skips the run (exit 77), or
+# The pair files are copied with a socket (or namespace) of this run's
+# own, so that runs can go side by side. A tool that is missing skips the run (exit 77), or
 # fails it under CI=true.
 set -u
 lib=${1:?usage: verbs_stock.sh path/to/libernic_verbs.so [CASE-REGEX]}
@@ -29,14 +30,13 @@ set_preload "$lib"
 tmp=$(mktemp -d /tmp/verbs_stock.XXXXXX)
 spid=
 cleanup() {
-	[ -n "$spid" ] && kill "$spid" 2>/dev/null
+	# timeout(1) passes SIGTERM on to the tool under it
+	[ -n "$spid" ] && kill "$spid" 2>/dev/null && wait "$spid" 2>/dev/null
+	pair_link_cleanup
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
-for s in a b; do
-	sed "s#socket=/tmp/softernic-verbs-pair.sock#socket=$tmp/pair.sock#" \
-		"$conf/verbs-pair-$s.ini" >"$tmp/$s.ini"
-done
+pair_link "$tmp"
 # the side channel's TCP port: one of this run's own a case
 port=$((20000 + $$ % 20000))
 wall=${VERBS_CASE_TIMEOUT:-60}
@@ -59,7 +59,7 @@ selected() {
 wait_listen() {
 	local i
 	for i in $(seq 300); do
-		ss -Hltn "sport = :$port" | grep -q . && return 0
+		"${nsx[@]}" ss -Hltn "sport = :$port" | grep -q . && return 0
 		kill -0 "$spid" 2>/dev/null || return 1
 		sleep 0.1
 	done
@@ -77,7 +77,7 @@ pair() {
 	port=$((port + 1))
 	rm -f "$tmp"/[sc].out "$tmp"/[sc].err
 	# the rows on stdout, apart from the libraries' messages on stderr
-	SOFTERNIC_CONFIG=$tmp/a.ini LD_PRELOAD=$preload \
+	"${nsx[@]}" env SOFTERNIC_CONFIG="$tmp/a.ini" LD_PRELOAD="$preload" \
 		timeout "$wall" "$@" -p "$port" >"$tmp/s.out" 2>"$tmp/s.err" &
 	spid=$!
 	if ! wait_listen; then
@@ -86,7 +86,7 @@ pair() {
 		fail "$name: the server never listened on port $port"
 		return
 	fi
-	SOFTERNIC_CONFIG=$tmp/b.ini LD_PRELOAD=$preload \
+	"${nsx[@]}" env SOFTERNIC_CONFIG="$tmp/b.ini" LD_PRELOAD="$preload" \
 		timeout "$wall" "$@" -p "$port" 127.0.0.1 >"$tmp/c.out" \
 		2>"$tmp/c.err"
 	crc=$?
