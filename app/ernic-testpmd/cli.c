@@ -83,9 +83,14 @@ cmd_help_parsed(void *res, struct cmdline *cl, void *data)
 	cmdline_printf(cl,
 		"Ports and statistics:\n"
 		"  show port                       net_ernic ports, MACs, links, GIDs\n"
-		"  show stats <port>               ethdev statistics (also while traffic runs)\n"
-		"  show xstats <port>              non-zero PMD and RoCE counters\n"
-		"  clear stats <port>              reset statistics and xstats\n"
+		"  show stats <port>|all           ethdev statistics (also while traffic runs)\n"
+		"  show xstats <port>|all          non-zero PMD and RoCE counters\n"
+		"  clear stats <port>|all          reset statistics and xstats\n"
+		"  show port info|stats|xstats <port>|all\n"
+		"                                  testpmd's forms: port information, statistics\n"
+		"                                  with rates since the last show, every xstat\n"
+		"  clear port stats|xstats <port>|all\n"
+		"                                  reset statistics, or xstats\n"
 		"  resolve <port> <ip>             neighbour (ARP/ND) resolution\n"
 		"  show cc <port>                  congestion control parameters, CE/CNP counters\n"
 		"  set cc <port> <param> <value>   one DCQCN/ECN parameter (names of show cc)\n"
@@ -359,6 +364,19 @@ diagnose(struct cmdline *cl, const char *line)
 		cmdline_printf(cl, "unknown command \"%.*s\": expected one of %s (help lists them)\n",
 			       (int)word_len(p), p, exp);
 		return;
+	}
+	/*
+	 * a word where another command could have ended the line ("show
+	 * port 5": show port, show port info ...): say that the end fits too
+	 */
+	for (i = 0; best.end == M_BAD && cli_ctx[i] != NULL &&
+		    cli_ctx[i + 1] != NULL; i++) {
+		match_line(cli_ctx[i], p, &m);
+		if (m.end == M_EXTRA && m.ntok == best.ntok) {
+			snprintf(exp + strlen(exp), sizeof(exp) - strlen(exp),
+				 " or the end of the line");
+			break;
+		}
 	}
 	usage_of(first->help_str != NULL ? first->help_str : "", usage,
 		 sizeof(usage));

@@ -13,6 +13,8 @@
  *
  * The application arguments are parsed before the EAL starts, so a bad
  * flag fails at once (exit 2) with the flag and the expected value named.
+ * A net_ernic vdev that the EAL could not create ends the program after
+ * the EAL start (exit 1) with the PMD's reason.
  * Exit: 0 success, 1 a runtime failure, 2 bad arguments.
  */
 #include <errno.h>
@@ -126,10 +128,23 @@ main(int argc, char **argv)
 	}
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
+	port_probe_log_begin();
 	ret = rte_eal_init(eal.argc, eal.argv);
+	port_probe_log_end();
 	if (ret < 0) {
 		fprintf(stderr, "ernic-testpmd: cannot initialise the EAL: %s\n",
 			rte_strerror(rte_errno));
+		return 1;
+	}
+	/*
+	 * The EAL goes on without a vdev that failed to probe: stop here
+	 * with the PMD's reason rather than run with a port less (a prompt
+	 * without ports, a benchmark that blames -d).
+	 */
+	if (port_check_probed(err, sizeof(err)) != 0) {
+		fprintf(stderr, "ernic-testpmd: cannot create port %s\n", err);
+		port_close_all();
+		rte_eal_cleanup();
 		return 1;
 	}
 	/*

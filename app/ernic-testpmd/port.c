@@ -17,6 +17,7 @@
 #include <rte_eth_ring.h>
 #include <rte_ethdev.h>
 #include <rte_lcore.h>
+#include <rte_log.h>
 #include <rte_mbuf.h>
 #include <rte_ring.h>
 
@@ -26,6 +27,94 @@
 
 /* loopback link: room for the frames of a full TX window of large messages */
 #define LB_RING_SIZE 65536
+
+/* how the PMD's log lines start (ERNIC_LOG of lib/ernic_pmd) */
+#define PROBE_LOG_PREFIX ERNIC_ENV_DRIVER ": "
+
+enum {
+	PROBE_LOG_LINES = 16,	/* error lines kept: the last ones */
+	PROBE_LOG_LINE = 512,
+};
+
+/* The probes' error lines (port_probe_log_begin()). */
+static struct {
+	FILE *stream;		/* ours, while the EAL probes */
+	FILE *next;		/* where the lines go on */
+	char line[PROBE_LOG_LINES][PROBE_LOG_LINE];
+	unsigned int n;
+} probe_log;
+
+/* One message of rte_log (it flushes after each): keep it, pass it on. */
+static ssize_t
+probe_log_write(void *cookie, const char *buf, size_t size)
+{
+	char *l;
+	size_t n;
+
+	(void)cookie;
+	if (rte_log_cur_msg_loglevel() <= (int)RTE_LOG_ERR &&
+	    size > strlen(PROBE_LOG_PREFIX) &&
+	    strncmp(buf, PROBE_LOG_PREFIX, strlen(PROBE_LOG_PREFIX)) == 0) {
+		l = probe_log.line[probe_log.n++ % PROBE_LOG_LINES];
+		n = RTE_MIN(size, (size_t)PROBE_LOG_LINE - 1);
+		memcpy(l, buf, n);
+		while (n > 0 && (l[n - 1] == '\n' || l[n - 1] == '\r'))
+			n--;
+		l[n] = '\0';
+	}
+	return (ssize_t)fwrite(buf, 1, size, probe_log.next);
+}
+
+void
+port_probe_log_begin(void)
+{
+	static const cookie_io_functions_t io = { .write = probe_log_write };
+
+	probe_log.n = 0;
+	probe_log.next = rte_log_get_stream();
+	probe_log.stream = fopencookie(NULL, "w", io);
+	if (probe_log.stream != NULL &&
+	    rte_openlog_stream(probe_log.stream) != 0) {
+		fclose(probe_log.stream);
+		probe_log.stream = NULL;
+	}
+}
+
+void
+port_probe_log_end(void)
+{
+	if (probe_log.stream == NULL)
+		return;
+	rte_openlog_stream(NULL);	/* the EAL's own stream again */
+	fclose(probe_log.stream);
+	probe_log.stream = NULL;
+}
+
+int
+port_check_probed(char *err, size_t len)
+{
+	char name[RTE_DEV_NAME_MAX_LEN], want[RTE_DEV_NAME_MAX_LEN + 8];
+	const char *why = NULL;
+	unsigned int i, k;
+
+	if (ernic_env_check_probed(name, sizeof(name)) == 0)
+		return 0;
+	/* the last error line about it: "net_ernic: <name>: <reason>" */
+	snprintf(want, sizeof(want), "%s: ", name);
+	for (i = 0; i < RTE_MIN(probe_log.n, (unsigned int)PROBE_LOG_LINES);
+	     i++) {
+		k = (probe_log.n - 1 - i) % PROBE_LOG_LINES;
+		if (strncmp(probe_log.line[k] + strlen(PROBE_LOG_PREFIX), want,
+			    strlen(want)) == 0) {
+			why = probe_log.line[k] + strlen(PROBE_LOG_PREFIX) +
+				strlen(want);
+			break;
+		}
+	}
+	snprintf(err, len, "%s: %s", name, why != NULL ? why :
+		 "the probe failed (its reason is logged by pmd.net.ernic at level error)");
+	return -ENODEV;
+}
 
 int
 port_nth(unsigned int nth, uint16_t *port_id)

@@ -15,6 +15,22 @@
 
 #include "roce_verbs.h"
 
+/**
+ * Keep the lines that net_ernic logs at level error while rte_eal_init()
+ * probes the devices (they still reach stderr): call it before
+ * rte_eal_init(), and port_probe_log_end() after.
+ */
+void port_probe_log_begin(void);
+/** Give the log back to the EAL's stream. */
+void port_probe_log_end(void);
+/**
+ * Whether every net_ernic vdev given to the EAL became a port.
+ *
+ * @return 0, or -ENODEV with "<name>: <the reason the PMD logged>" of the
+ *   first one that did not in @p err
+ */
+int port_check_probed(char *err, size_t len);
+
 /** The net_ernic port called @p name, or the first one when @p name is "". */
 int port_find(const char *name, uint16_t *port_id);
 /** The @p nth net_ernic port (0-based), or -ENODEV. */

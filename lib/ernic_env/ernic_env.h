@@ -134,6 +134,21 @@ int ernic_env_argv_add_words(struct ernic_env_argv *a, const char *s);
 /* Ports (after rte_eal_init())                                        */
 /* ------------------------------------------------------------------ */
 
+/** Name of the PMD, and the prefix of its vdevs' names. */
+#define ERNIC_ENV_DRIVER "net_ernic"
+
+/**
+ * Whether every net_ernic vdev given to the EAL (--vdev, or a [port.*]
+ * section) became a port. The EAL goes on when a vdev fails to probe
+ * (bad devargs, a missing underlying port): the program would run with a
+ * port less. The PMD logged why (log type pmd.net.ernic, level error).
+ *
+ * @param[out] name the name of the first vdev without a port (may be NULL)
+ * @param len room at @p name
+ * @return 0, or -ENODEV
+ */
+int ernic_env_check_probed(char *name, size_t len);
+
 /** True when @p port_id is a net_ernic port. */
 bool ernic_env_is_ernic(uint16_t port_id);
 

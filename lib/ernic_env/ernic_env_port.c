@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The life of a program's net_ernic ports (ernic_env.h): start with
- * default queues, link wait, close at exit, neighbour resolution.
+ * The life of a program's net_ernic ports (ernic_env.h): the check that
+ * each one asked for was created, start with default queues, link wait,
+ * close at exit, neighbour resolution.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <rte_cycles.h>
+#include <rte_devargs.h>
 #include <rte_errno.h>
 #include <rte_ethdev.h>
 #include <rte_mbuf.h>
@@ -20,6 +23,25 @@ bool
 ernic_env_is_ernic(uint16_t port_id)
 {
 	return rte_pmd_ernic_nb_workers(port_id) > 0;
+}
+
+int
+ernic_env_check_probed(char *name, size_t len)
+{
+	struct rte_devargs *da;
+	uint16_t pid;
+
+	/* the vdev bus gives a device to the driver its name starts with */
+	RTE_EAL_DEVARGS_FOREACH("vdev", da) {
+		if (strncmp(da->name, ERNIC_ENV_DRIVER,
+			    strlen(ERNIC_ENV_DRIVER)) != 0 ||
+		    rte_eth_dev_get_port_by_name(da->name, &pid) == 0)
+			continue;
+		if (name != NULL && len > 0)
+			snprintf(name, len, "%s", da->name);
+		return -ENODEV;
+	}
+	return 0;
 }
 
 int
@@ -146,10 +168,14 @@ ernic_env_close_all(void)
 	 * Stop every net_ernic port (and so the ports under them) before
 	 * closing any, as testpmd does: a port's close frees the pools its
 	 * underlying port used while the peer of that port may still be
-	 * handling the disconnect.
+	 * handling the disconnect. Only the started ones: ethdev has no
+	 * query, the PMD's poll refuses a stopped port (-ENOEXEC), and a
+	 * second stop prints "Device with port_id=N already stopped" (a
+	 * port of the program that nothing started, a prompt left at once).
 	 */
 	RTE_ETH_FOREACH_DEV(pid)
-		if (ernic_env_is_ernic(pid))
+		if (ernic_env_is_ernic(pid) &&
+		    rte_pmd_ernic_poll(pid) != -ENOEXEC)
 			rte_eth_dev_stop(pid);
 	settle_memif();
 	RTE_ETH_FOREACH_DEV(pid)

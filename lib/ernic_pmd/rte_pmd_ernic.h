@@ -18,9 +18,16 @@
  * until rte_eth_dev_close(). Workers are DPDK services named
  * "<port name>_w<index>": map them to service lcores, give the PMD the
  * lcores= devarg, or call rte_pmd_ernic_poll() from the application.
+ *
+ * @warning
+ * @b EXPERIMENTAL: every function of this file may change without prior
+ * notice (__rte_experimental; the EXPERIMENTAL node of the driver's
+ * version map): build with ALLOW_EXPERIMENTAL_API to call them.
  */
 
 #include <stdint.h>
+
+#include <rte_compat.h>
 
 #include "roce_verbs.h"
 
@@ -35,6 +42,7 @@ extern "C" {
  * @return the device, or NULL with rte_errno set: ENODEV (not a net_ernic
  *   port), EAGAIN (the port was never started)
  */
+__rte_experimental
 struct roce_device *rte_pmd_ernic_get_device(uint16_t port_id);
 
 /**
@@ -42,6 +50,7 @@ struct roce_device *rte_pmd_ernic_get_device(uint16_t port_id);
  *
  * @return the count, or -ENODEV
  */
+__rte_experimental
 int rte_pmd_ernic_nb_workers(uint16_t port_id);
 
 /**
@@ -51,6 +60,7 @@ int rte_pmd_ernic_nb_workers(uint16_t port_id);
  * @return the worker, or NULL with rte_errno set (ENODEV, EINVAL for an
  *   index out of range, EAGAIN when the port was never started)
  */
+__rte_experimental
 struct roce_worker *rte_pmd_ernic_get_worker(uint16_t port_id, uint16_t idx);
 
 /**
@@ -59,6 +69,7 @@ struct roce_worker *rte_pmd_ernic_get_worker(uint16_t port_id, uint16_t idx);
  *
  * @return the worker, or NULL with rte_errno set as rte_pmd_ernic_get_worker()
  */
+__rte_experimental
 struct roce_worker *rte_pmd_ernic_pick_worker(uint16_t port_id);
 
 /**
@@ -71,6 +82,7 @@ struct roce_worker *rte_pmd_ernic_pick_worker(uint16_t port_id);
  * @return the number of workers that ran, or -ENODEV, or -ENOEXEC when the
  *   port is not started
  */
+__rte_experimental
 int rte_pmd_ernic_poll(uint16_t port_id);
 
 /**
@@ -82,6 +94,7 @@ int rte_pmd_ernic_poll(uint16_t port_id);
  *   handed over, generated and sent; 0 when none ran or all were idle),
  *   or -ENODEV, -ENOEXEC as rte_pmd_ernic_poll()
  */
+__rte_experimental
 int rte_pmd_ernic_poll_work(uint16_t port_id);
 
 /**
@@ -91,6 +104,7 @@ int rte_pmd_ernic_poll_work(uint16_t port_id);
  *   runs the worker, through rte_pmd_ernic_poll() or its own service
  *   lcores), -ENODEV, -EINVAL (index), -EAGAIN (port never started)
  */
+__rte_experimental
 int rte_pmd_ernic_worker_lcore(uint16_t port_id, uint16_t idx);
 
 /**
@@ -107,6 +121,7 @@ int rte_pmd_ernic_worker_lcore(uint16_t port_id, uint16_t idx);
  *   local address of that family), -ENETDOWN (port stopped, entry unknown),
  *   -ENOSPC (neighbour table full), -ENODEV, -EINVAL
  */
+__rte_experimental
 int rte_pmd_ernic_resolve(uint16_t port_id, const union roce_gid *gid,
 			  uint8_t mac[6]);
 
@@ -117,6 +132,7 @@ int rte_pmd_ernic_resolve(uint16_t port_id, const union roce_gid *gid,
  *
  * @return 0, -ENOENT past the last entry, -ENODEV, -EINVAL
  */
+__rte_experimental
 int rte_pmd_ernic_gid(uint16_t port_id, unsigned int index,
 		      union roce_gid *gid);
 
@@ -125,6 +141,7 @@ int rte_pmd_ernic_gid(uint16_t port_id, unsigned int index,
  *
  * @return the port id, or -ENODEV
  */
+__rte_experimental
 int rte_pmd_ernic_underlying_port(uint16_t port_id);
 
 /**
@@ -136,6 +153,7 @@ int rte_pmd_ernic_underlying_port(uint16_t port_id);
  *
  * @return the PMTU in bytes, or -ENODEV
  */
+__rte_experimental
 int rte_pmd_ernic_pmtu(uint16_t port_id);
 
 /* ------------------------------------------------------------------ */
@@ -209,6 +227,7 @@ struct rte_pmd_ernic_mr_req {
  *   or unknown op), -ENODEV, -EAGAIN (port not started), -ENOBUFS (queue
  *   full: try again)
  */
+__rte_experimental
 int rte_pmd_ernic_mr_submit(uint16_t port_id, struct rte_pmd_ernic_mr_req *req);
 
 /**
@@ -219,6 +238,7 @@ int rte_pmd_ernic_mr_submit(uint16_t port_id, struct rte_pmd_ernic_mr_req *req);
  *   or memory full), -EBUSY (DEREG: memory windows are bound to the MR),
  *   -ENETDOWN (the port stopped before the request ran)
  */
+__rte_experimental
 int rte_pmd_ernic_mr_poll(const struct rte_pmd_ernic_mr_req *req);
 
 /**
@@ -231,6 +251,7 @@ int rte_pmd_ernic_mr_poll(const struct rte_pmd_ernic_mr_req *req);
  * @return the MR, or NULL with rte_errno set (as rte_pmd_ernic_mr_poll()
  *   and rte_pmd_ernic_mr_submit())
  */
+__rte_experimental
 struct roce_mr *rte_pmd_ernic_reg_mr(uint16_t port_id, struct roce_pd *pd,
 				     void *addr, size_t length, int access);
 
@@ -243,6 +264,7 @@ struct roce_mr *rte_pmd_ernic_reg_mr(uint16_t port_id, struct roce_pd *pd,
  *
  * @return 0 or a negative errno of rte_pmd_ernic_mr_poll()/submit()
  */
+__rte_experimental
 int rte_pmd_ernic_dereg_mr(uint16_t port_id, struct roce_mr *mr);
 
 /**
@@ -255,6 +277,7 @@ int rte_pmd_ernic_dereg_mr(uint16_t port_id, struct roce_mr *mr);
  * @return 0, -EINVAL (index, access, PD number or range refused), or as
  *   rte_pmd_ernic_dereg_mr()
  */
+__rte_experimental
 int rte_pmd_ernic_pdt_set(uint16_t port_id, uint32_t index,
 			  const struct rte_pmd_ernic_pdt_entry *e);
 

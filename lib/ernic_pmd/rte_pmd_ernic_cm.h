@@ -16,9 +16,16 @@
  * poller of a worker while the "_cm" service runs on another lcore (the
  * usual setups, everything on service lcores or everything through
  * rte_pmd_ernic_poll() on one thread, are fine).
+ *
+ * @warning
+ * @b EXPERIMENTAL: every function of this file may change without prior
+ * notice (__rte_experimental; the EXPERIMENTAL node of the driver's
+ * version map): build with ALLOW_EXPERIMENTAL_API to call them.
  */
 
 #include <stdint.h>
+
+#include <rte_compat.h>
 
 #include "roce_cm.h"
 
@@ -33,6 +40,7 @@ extern "C" {
  * @return the listener, or NULL with rte_errno set (ENODEV, EAGAIN: port
  *   never started, EINVAL, EADDRINUSE, ENOSPC)
  */
+__rte_experimental
 struct roce_cm_listener *
 rte_pmd_ernic_cm_listen(uint16_t port_id, const struct roce_cm_addr *addr,
 			uint32_t backlog, void *context);
@@ -41,12 +49,14 @@ rte_pmd_ernic_cm_listen(uint16_t port_id, const struct roce_cm_addr *addr,
  * rte_pmd_ernic_cm_listen() in port space @p ps: ROCE_CM_PS_TCP (REQs),
  * ROCE_CM_PS_UDP (SIDR_REQs: UD services) or ROCE_CM_PS_IB (both).
  */
+__rte_experimental
 struct roce_cm_listener *
 rte_pmd_ernic_cm_listen_ps(uint16_t port_id, const struct roce_cm_addr *addr,
 			   enum roce_cm_port_space ps, uint32_t backlog,
 			   void *context);
 
 /** Stop a listener. */
+__rte_experimental
 int rte_pmd_ernic_cm_listen_stop(uint16_t port_id,
 				 struct roce_cm_listener *l);
 
@@ -61,6 +71,7 @@ int rte_pmd_ernic_cm_listen_stop(uint16_t port_id,
  *   -EADDRNOTAVAIL (no local address of that family), or an error of
  *   roce_cm_connect()
  */
+__rte_experimental
 int rte_pmd_ernic_cm_connect(uint16_t port_id, const struct roce_cm_addr *dst,
 			     struct roce_qp *qp,
 			     const struct roce_cm_conn_param *param,
@@ -75,6 +86,7 @@ int rte_pmd_ernic_cm_connect(uint16_t port_id, const struct roce_cm_addr *dst,
  *   -EHOSTUNREACH, -ENODEV, -EADDRNOTAVAIL, or an error of
  *   roce_cm_sidr_request()
  */
+__rte_experimental
 int rte_pmd_ernic_cm_sidr_request(uint16_t port_id,
 				  const struct roce_cm_addr *dst,
 				  enum roce_cm_port_space ps,
@@ -82,28 +94,34 @@ int rte_pmd_ernic_cm_sidr_request(uint16_t port_id,
 				  void *context, struct roce_cm_id **out);
 
 /** roce_cm_sidr_reply() on the port's CM. */
+__rte_experimental
 int rte_pmd_ernic_cm_sidr_reply(uint16_t port_id, struct roce_cm_id *id,
 				uint8_t status, uint32_t qpn, uint32_t qkey,
 				const void *private_data, uint8_t len);
 
 /** roce_cm_accept() on the port's CM. */
+__rte_experimental
 int rte_pmd_ernic_cm_accept(uint16_t port_id, struct roce_cm_id *id,
 			    struct roce_qp *qp,
 			    const struct roce_cm_conn_param *param,
 			    void *context);
 
 /** roce_cm_reject() on the port's CM. */
+__rte_experimental
 int rte_pmd_ernic_cm_reject(uint16_t port_id, struct roce_cm_id *id,
 			    uint16_t reason, const void *private_data,
 			    uint8_t len);
 
 /** roce_cm_disconnect() on the port's CM. */
+__rte_experimental
 int rte_pmd_ernic_cm_disconnect(uint16_t port_id, struct roce_cm_id *id);
 
 /** roce_cm_detach_qp() on the port's CM. */
+__rte_experimental
 int rte_pmd_ernic_cm_detach_qp(uint16_t port_id, struct roce_cm_id *id);
 
 /** roce_cm_destroy_id() on the port's CM. */
+__rte_experimental
 int rte_pmd_ernic_cm_destroy_id(uint16_t port_id, struct roce_cm_id *id);
 
 /**
@@ -111,6 +129,7 @@ int rte_pmd_ernic_cm_destroy_id(uint16_t port_id, struct roce_cm_id *id);
  *
  * @return 1 when @p ev was filled, 0 when none, -ENODEV, -EAGAIN
  */
+__rte_experimental
 int rte_pmd_ernic_cm_get_event(uint16_t port_id, struct roce_cm_event *ev);
 
 /**
@@ -125,6 +144,7 @@ int rte_pmd_ernic_cm_get_event(uint16_t port_id, struct roce_cm_event *ev);
  * @return the number available (copies min(that, @p n)), or -ENODEV,
  *   -EAGAIN
  */
+__rte_experimental
 int rte_pmd_ernic_cm_counters(uint16_t port_id, struct roce_counter *c,
 			      unsigned int n);
 
@@ -204,6 +224,7 @@ struct rte_pmd_ernic_cm_recovery {
  *   established, bad role), -ENOSPC (too many recoverable connections),
  *   -EAGAIN (RECONNECT: peer's MAC not resolved yet), -ENODEV
  */
+__rte_experimental
 int rte_pmd_ernic_cm_set_recovery(uint16_t port_id,
 				  const struct roce_cm_event *established,
 				  const struct rte_pmd_ernic_cm_recovery *r);

@@ -19,10 +19,17 @@
  * - a worker whose lcore and device are on different nodes is
  *   "cross-node": every frame crosses the interconnect. The port start
  *   warns about it and ernic-testpmd's `show ports` / `show qp` show it.
+ *
+ * @warning
+ * @b EXPERIMENTAL: every function of this file may change without prior
+ * notice (__rte_experimental; the EXPERIMENTAL node of the driver's
+ * version map): build with ALLOW_EXPERIMENTAL_API to call them.
  */
 
 #include <stdbool.h>
 #include <stdint.h>
+
+#include <rte_compat.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -55,6 +62,7 @@ struct rte_pmd_ernic_placement {
  * @return
  *   0, or -EINVAL (NULL @p out, empty @p mem_sockets, bad fallback).
  */
+__rte_experimental
 int rte_pmd_ernic_placement_decide(int dev_socket, int lcore_socket,
 				   uint64_t mem_sockets, int fallback_socket,
 				   struct rte_pmd_ernic_placement *out);
@@ -68,10 +76,12 @@ int rte_pmd_ernic_placement_decide(int dev_socket, int lcore_socket,
  * @return
  *   0, -ENODEV (not a net_ernic port), -EINVAL (bad @p idx or NULL @p out).
  */
+__rte_experimental
 int rte_pmd_ernic_worker_placement(uint16_t port_id, uint16_t idx,
 				   struct rte_pmd_ernic_placement *out);
 
 /** Bit mask of the NUMA nodes that can give DPDK memory in this process. */
+__rte_experimental
 uint64_t rte_pmd_ernic_mem_sockets(void);
 
 #ifdef __cplusplus

@@ -31,9 +31,16 @@
  *   the destination MAC and IP, reset STATQP's counts, QPCONF enable with
  *   recovery cleared, SW override off: RTE_PMD_ERNIC_REG_EVENT_QP_RECOVERED.
  *   The application restarts its SQ, CQ and RQ indexes at 0.
+ *
+ * @warning
+ * @b EXPERIMENTAL: every function of this file may change without prior
+ * notice (__rte_experimental; the EXPERIMENTAL node of the driver's
+ * version map): build with ALLOW_EXPERIMENTAL_API to call them.
  */
 
 #include <stdint.h>
+
+#include <rte_compat.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -99,6 +106,7 @@ struct rte_pmd_ernic_reg_reinit {
  *
  * @return 0, -ENODEV, -EINVAL, -EAGAIN (port never started)
  */
+__rte_experimental
 int rte_pmd_ernic_reg_set_recovery(uint16_t port_id, uint32_t qpn,
 				   const struct rte_pmd_ernic_reg_recovery *r);
 
@@ -109,6 +117,7 @@ int rte_pmd_ernic_reg_set_recovery(uint16_t port_id, uint32_t qpn,
  * @return 0, -ENODEV, -EINVAL (not armed, not recovering, bad PSN),
  *   -EAGAIN (port never started)
  */
+__rte_experimental
 int rte_pmd_ernic_reg_reinit(uint16_t port_id, uint32_t qpn,
 			     const struct rte_pmd_ernic_reg_reinit *ri);
 
@@ -119,6 +128,7 @@ int rte_pmd_ernic_reg_reinit(uint16_t port_id, uint32_t qpn,
  *
  * @return 1 when @p ev was filled, 0 when none, -ENODEV, -EINVAL, -EAGAIN
  */
+__rte_experimental
 int rte_pmd_ernic_reg_get_event(uint16_t port_id,
 				struct rte_pmd_ernic_reg_event *ev);
 

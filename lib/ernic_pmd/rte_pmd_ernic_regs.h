@@ -23,11 +23,17 @@
  *
  * The RoCE engines run in the port's workers: poll them (service lcores or
  * rte_pmd_ernic_poll()) for anything to move.
+ *
+ * @warning
+ * @b EXPERIMENTAL: every function of this file may change without prior
+ * notice (__rte_experimental; the EXPERIMENTAL node of the driver's
+ * version map): build with ALLOW_EXPERIMENTAL_API to call them.
  */
 
 #include <stdint.h>
 
 #include <rte_common.h>
+#include <rte_compat.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -39,6 +45,7 @@ extern "C" {
  * @return 0, -ENODEV (not a net_ernic port), -EINVAL (@p val NULL, offset
  *   not 4-byte aligned, beyond the window or not a register: counted)
  */
+__rte_experimental
 int rte_pmd_ernic_reg_read(uint16_t port_id, uint32_t off, uint32_t *val);
 
 /**
@@ -54,6 +61,7 @@ int rte_pmd_ernic_reg_read(uint16_t port_id, uint32_t off, uint32_t *val);
  *   -EBUSY or -ENOMEM (lib/roce refused to create the QP). Every refused
  *   access is counted (rte_pmd_ernic_reg_counter()).
  */
+__rte_experimental
 int rte_pmd_ernic_reg_write(uint16_t port_id, uint32_t off, uint32_t val);
 
 /**
@@ -66,6 +74,7 @@ int rte_pmd_ernic_reg_write(uint16_t port_id, uint32_t off, uint32_t val);
  * @return 0 and *off, -ENOENT (no such name), -EINVAL (index out of range
  *   or NULL argument)
  */
+__rte_experimental
 int rte_pmd_ernic_reg_by_name(const char *name, uint32_t index,
 			      uint32_t *off);
 
@@ -75,6 +84,7 @@ int rte_pmd_ernic_reg_by_name(const char *name, uint32_t index,
  *
  * @return the name, or NULL when @p off is not a register
  */
+__rte_experimental
 const char *rte_pmd_ernic_reg_name(uint32_t off, uint32_t *index);
 
 /** Counters of the window model (rte_pmd_ernic_reg_counter()). */
@@ -104,6 +114,7 @@ enum rte_pmd_ernic_reg_cnt {
  *
  * @return the value, or UINT64_MAX for a bad port or counter
  */
+__rte_experimental
 uint64_t rte_pmd_ernic_reg_counter(uint16_t port_id,
 				   enum rte_pmd_ernic_reg_cnt c);
 
@@ -206,6 +217,7 @@ struct rte_pmd_ernic_hs_port {
  * @return 0, -ENODEV, -EINVAL (no such QP or NULL), -ENOTCONN (the QP is
  *   not in handshake mode)
  */
+__rte_experimental
 int rte_pmd_ernic_hs_attach(uint16_t port_id, uint32_t qpn,
 			    struct rte_pmd_ernic_hs_port **hs);
 
@@ -216,6 +228,7 @@ int rte_pmd_ernic_hs_attach(uint16_t port_id, uint32_t qpn,
  * @return 0, or -ENOSPC when sq_depth WQEs are outstanding (not yet taken
  *   by rte_pmd_ernic_hs_poll_cq(); counted in post_full)
  */
+__rte_experimental
 int rte_pmd_ernic_hs_post(struct rte_pmd_ernic_hs_port *hs, const void *wqe);
 
 /**
@@ -223,6 +236,7 @@ int rte_pmd_ernic_hs_post(struct rte_pmd_ernic_hs_port *hs, const void *wqe);
  *
  * @return the number taken
  */
+__rte_experimental
 unsigned int rte_pmd_ernic_hs_poll_cq(struct rte_pmd_ernic_hs_port *hs,
 				      struct rte_pmd_ernic_hs_cqe *c,
 				      unsigned int n);
@@ -233,10 +247,12 @@ unsigned int rte_pmd_ernic_hs_poll_cq(struct rte_pmd_ernic_hs_port *hs,
  * its struct rte_pmd_ernic_rq_desc at the end), the next ones follow
  * modulo the RQ depth.
  */
+__rte_experimental
 uint32_t rte_pmd_ernic_hs_rq(struct rte_pmd_ernic_hs_port *hs,
 			     uint32_t *buf_idx);
 
 /** Give the @p n oldest RQ buffers back to the engine (n <= pending). */
+__rte_experimental
 void rte_pmd_ernic_hs_rq_release(struct rte_pmd_ernic_hs_port *hs,
 				 uint32_t n);
 

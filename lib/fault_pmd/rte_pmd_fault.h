@@ -29,10 +29,17 @@
  * faults on every run. Every injected fault is counted in the port's
  * xstats ("fault_*" for received frames, "fault_tx_*" for sent ones).
  * Rates are in parts per million here, percent in devargs.
+ *
+ * @warning
+ * @b EXPERIMENTAL: every function of this file may change without prior
+ * notice (__rte_experimental; the EXPERIMENTAL node of the driver's
+ * version map): build with ALLOW_EXPERIMENTAL_API to call them.
  */
 
 #include <stdbool.h>
 #include <stdint.h>
+
+#include <rte_compat.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -81,6 +88,7 @@ struct rte_pmd_fault_params {
  *
  * @return 0, -ENODEV (not a net_fault port), -EINVAL (@p p NULL)
  */
+__rte_experimental
 int rte_pmd_fault_get_params(uint16_t port_id,
 			     struct rte_pmd_fault_params *p);
 
@@ -95,6 +103,7 @@ int rte_pmd_fault_get_params(uint16_t port_id,
  *   queue_kb or ECN fields without rate_mbps, ecn_kmin_kb above
  *   ecn_kmax_kb, ecn_kmax_kb above queue_kb)
  */
+__rte_experimental
 int rte_pmd_fault_set_params(uint16_t port_id,
 			     const struct rte_pmd_fault_params *p);
 
@@ -106,6 +115,7 @@ int rte_pmd_fault_set_params(uint16_t port_id,
  *
  * @return 0 or -ENODEV
  */
+__rte_experimental
 int rte_pmd_fault_set_link(uint16_t port_id, bool up);
 
 /**
@@ -113,6 +123,7 @@ int rte_pmd_fault_set_link(uint16_t port_id, bool up);
  *
  * @return the port id, or -ENODEV
  */
+__rte_experimental
 int rte_pmd_fault_underlying_port(uint16_t port_id);
 
 #ifdef __cplusplus

@@ -687,6 +687,8 @@ comp_update(struct comp_ctx *c)
 	if (comp->psn != c->psn0) {
 		uint64_t tmo = comp_timeout_tsc(qp);
 
+		if (roce_sr_on(qp))
+			roce_sr_rtt_acked(qp, c->now);
 		roce_req_cwnd_ack(qp, roce_psn_offset(comp->psn, c->psn0));
 		comp->retry_left = qp->retry_cnt;
 		comp->rnr_retry_left = qp->rnr_retry;

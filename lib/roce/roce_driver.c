@@ -53,6 +53,8 @@ const struct roce_qp_stat_desc roce_qp_stat_table[ROCE_QP_STAT_NB] = {
 	ROCE_QP_STAT("gbn_retx_pkts", gbn_retx_pkts),
 	ROCE_QP_STAT("sr_skipped", sr_skipped),
 	ROCE_QP_STAT("sr_tail_probes", sr_tail_probes),
+	ROCE_QP_STAT("sr_early_rounds", sr_early_rounds),
+	ROCE_QP_GAUGE("sr_rtt_us", sr_rtt_us),
 };
 
 static_assert(sizeof(struct roce_qp_stats) % sizeof(uint64_t) == 0,

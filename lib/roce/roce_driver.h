@@ -314,6 +314,8 @@ struct roce_qp_stats {
 	uint64_t sr_skipped;		/**< PSNs a round did not resend */
 	uint64_t sr_srx_drops;		/**< SR extension on a QP without SR */
 	uint64_t sr_tail_probes;	/**< RTO_low expiries that resent a tail */
+	uint64_t sr_early_rounds;	/**< RTT-timed rounds before the timeout */
+	uint64_t sr_rtt_us;		/**< smoothed round trip (a gauge) */
 };
 
 /** One exported QP counter: its name and where it is. */
@@ -324,7 +326,7 @@ struct roce_qp_stat_desc {
 };
 
 /** Counters of roce_qp_stat_table[]. */
-#define ROCE_QP_STAT_NB 30
+#define ROCE_QP_STAT_NB 32
 
 /**
  * The QP counters a driver exports, in the order it shows them: the one

@@ -59,8 +59,18 @@ struct roce_comp_state {
 	struct roce_timer retrans;	/**< local ACK timeout */
 	/** SR: PSNs from comp.psn on known delivered (SACK, READ data placed) */
 	struct roce_sr_map sack;
-	/** SR: retrans runs at RTO_low; the full timeout is due then (0: not) */
+	/** SR: retrans runs early (RTO_low, RTT); the full timeout is due then */
 	uint64_t rto_deadline;
+	/*
+	 * SR: the round trip, timed on one PSN sent once at a time (Karn: a
+	 * retransmission drops the timing), smoothed as TCP does (RFC 6298)
+	 */
+	uint64_t rtt_tsc;	/**< when rtt_psn was sent (0: none timed) */
+	uint64_t srtt;		/**< smoothed round trip, TSC (0: no sample) */
+	uint64_t rttvar;	/**< its mean deviation */
+	uint32_t rtt_psn;
+	uint32_t early_psn;	/**< SR: early rounds counted at this comp.psn */
+	uint8_t early_n;	/**< ...so many (the next waits 2^n RTOs) */
 	struct roce_timer rnr;		/**< RNR wait before resending */
 };
 

@@ -798,8 +798,11 @@ req_send(struct req_ctx *c)
 		else
 			qp->stats.gbn_retx_pkts++;
 	}
-	if (qp->type == ROCE_QPT_RC)
+	if (qp->type == ROCE_QPT_RC) {
+		if (roce_sr_on(qp))
+			roce_sr_rtt_sent(qp, qp->req.psn, c->retrans, c->now);
 		roce_comp_sent(qp, c->now);
+	}
 	return REQ_ADVANCE;
 }
 

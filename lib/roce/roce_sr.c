@@ -505,26 +505,115 @@ roce_sr_rto_low(uint64_t tmo)
 	return RTE_MIN(low, ROCE_SR_RTO_LOW_MAX_US * us);
 }
 
+/* ------------------------------------------------------------------ */
+/* Round trip time and the early timer                                */
+/* ------------------------------------------------------------------ */
+
+void
+roce_sr_rtt_sent(struct roce_qp *qp, uint32_t psn, bool retrans, uint64_t now)
+{
+	struct roce_comp_state *comp = &qp->comp;
+
+	if (retrans)
+		comp->rtt_tsc = 0;	/* Karn: the ACK may be the resend's */
+	else if (comp->rtt_tsc == 0) {
+		comp->rtt_tsc = now;
+		comp->rtt_psn = psn;
+	}
+}
+
+void
+roce_sr_rtt_acked(struct roce_qp *qp, uint64_t now)
+{
+	struct roce_comp_state *comp = &qp->comp;
+	uint64_t s, d;
+
+	/* timed PSN acknowledged: it is behind comp.psn now */
+	if (comp->rtt_tsc == 0 ||
+	    roce_psn_offset(comp->psn, comp->rtt_psn) - 1 >= ROCE_PSN_HALF)
+		return;
+	s = now > comp->rtt_tsc ? now - comp->rtt_tsc : 1;
+	comp->rtt_tsc = 0;
+	if (comp->srtt == 0) {
+		comp->srtt = s;
+		comp->rttvar = s / 2;
+	} else {
+		d = s > comp->srtt ? s - comp->srtt : comp->srtt - s;
+		comp->rttvar = (3 * comp->rttvar + d) / 4;
+		comp->srtt = (7 * comp->srtt + s) / 8;
+	}
+	qp->stats.sr_rtt_us = comp->srtt / (rte_get_tsc_hz() / 1000000 + 1);
+}
+
+uint64_t
+roce_sr_rto_rtt(const struct roce_qp *qp, uint64_t tmo)
+{
+	const struct roce_comp_state *comp = &qp->comp;
+	uint64_t us = rte_get_tsc_hz() / 1000000;
+	uint64_t rto, floor;
+
+	if (comp->srtt == 0)
+		return roce_sr_rto_low(tmo);
+	floor = RTE_MIN(tmo, ROCE_SR_RTO_MIN_US * us);
+
+	rto = comp->srtt + 4 * comp->rttvar;
+	rto = RTE_MAX(rto, floor);
+	return RTE_MIN(rto, ROCE_SR_RTO_LOW_MAX_US * us);
+}
+
+/* The early deadline's distance: the RTO, doubled per early round. */
+static uint64_t
+sr_early(struct roce_qp *qp, uint64_t tmo)
+{
+	struct roce_comp_state *comp = &qp->comp;
+
+	if (comp->early_psn != comp->psn) {
+		comp->early_psn = comp->psn;
+		comp->early_n = 0;
+	}
+	if (comp->early_n >= ROCE_SR_EARLY_MAX)
+		return tmo;
+	return roce_sr_rto_rtt(qp, tmo) << comp->early_n;
+}
+
 uint64_t
 roce_sr_rto(struct roce_qp *qp, uint64_t now, uint64_t tmo, bool sending)
 {
-	uint64_t low;
+	uint64_t early;
 
 	qp->comp.rto_deadline = 0;
-	if (!sr_tail(qp, sending))
+	/* no sample: only the tail runs early (RTO_low) */
+	if (qp->comp.srtt == 0 && !sr_tail(qp, sending))
 		return now + tmo;
-	low = roce_sr_rto_low(tmo);
-	if (low >= tmo)
+	early = sr_early(qp, tmo);
+	if (early >= tmo)
 		return now + tmo;
 	qp->comp.rto_deadline = now + tmo;
-	return now + low;
+	return now + early;
+}
+
+/* An early round: the oldest PSN and the holes up to the highest SACKed. */
+static void
+sr_early_round(struct roce_qp *qp)
+{
+	struct roce_comp_state *comp = &qp->comp;
+	uint32_t hi;
+
+	comp->retry_pending = true;
+	comp->retry_psn = comp->psn;
+	roce_sr_map_advance(&comp->sack, comp->psn);
+	qp->req.sr_skip_from = roce_sr_map_highest(&comp->sack, &hi) ?
+			       roce_psn_next(hi) : roce_psn_next(comp->psn);
+	qp->req.need_retry = true;
+	qp->stats.sr_early_rounds++;
+	roce_worker_doorbell(qp->w, qp);
 }
 
 uint64_t
 roce_sr_rto_expired(struct roce_qp *qp, uint64_t now)
 {
 	struct roce_comp_state *comp = &qp->comp;
-	uint64_t deadline = comp->rto_deadline;
+	uint64_t deadline = comp->rto_deadline, early;
 
 	comp->rto_deadline = 0;
 	if (deadline == 0 || deadline <= now)
@@ -544,8 +633,25 @@ roce_sr_rto_expired(struct roce_qp *qp, uint64_t now)
 		qp->req.need_retry = true;
 		qp->stats.sr_tail_probes++;
 		roce_worker_doorbell(qp->w, qp);
+	} else if (comp->srtt != 0) {
+		/*
+		 * No progress for a measured RTO: a resend of a hole was lost
+		 * (or its ACK); resend the holes the SACKs show, and the
+		 * oldest PSN, without a retry or a cut, as IRN's RTO does
+		 */
+		sr_early_round(qp);
+	} else {
+		return deadline;
 	}
-	return deadline;
+	/* the next early round waits twice as long; the full one stays due */
+	comp->early_n++;
+	if (comp->srtt == 0)
+		return deadline;
+	early = sr_early(qp, deadline - now);
+	if (now + early >= deadline)
+		return deadline;
+	comp->rto_deadline = deadline;
+	return now + early;
 }
 
 void
@@ -556,4 +662,6 @@ roce_sr_reset(struct roce_qp *qp)
 	qp->req.sr_skip_from = qp->req.psn_hwm;
 	qp->comp.rto_deadline = 0;
 	qp->comp.tlp_done = false;
+	qp->comp.rtt_tsc = 0;
+	qp->comp.early_n = 0;
 }

@@ -27,7 +27,16 @@
  *   unacknowledged and not SACKed, the one retransmission timer of the QP
  *   runs at RTO_low (a fraction of the local ACK timeout); when it expires
  *   those PSNs are resent once (a tail-loss probe: no retry is consumed,
- *   the loss window is kept) and the full timeout stays due as before.
+ *   the loss window is kept) and the full timeout stays due as before;
+ * - early rounds: once a round trip has been measured (one PSN sent once
+ *   timed at a time, smoothed as RFC 6298 does), the timer runs at the
+ *   measured RTO (srtt + 4 rttvar, within [ROCE_SR_RTO_MIN_US,
+ *   ROCE_SR_RTO_LOW_MAX_US]); when it expires without progress away from
+ *   the tail, the oldest PSN and the holes up to the highest SACKed PSN
+ *   are resent (a lost resend of a hole, a lost NAK), again after 2, 4...
+ *   RTOs at the same comp.psn, at most ROCE_SR_EARLY_MAX times; no retry
+ *   is consumed, and the local ACK timeout and its retry count stay as the
+ *   IBTA has them.
  * Acknowledgements, MSNs and completions stay cumulative and in order.
  *
  * The extension is flagged by ROCE_BTH_APSN_SRX in the BTH and described
@@ -58,8 +67,12 @@ enum {
 	ROCE_SR_RTO_LOW_SHIFT = 4,
 	/** ...but at least this (or the timeout when shorter)... */
 	ROCE_SR_RTO_LOW_MIN_US = 100,
-	/** ...and at most this */
+	/** ...and at most this (also the measured RTO's ceiling) */
 	ROCE_SR_RTO_LOW_MAX_US = 10000,
+	/** The measured RTO's floor (or the timeout when shorter) */
+	ROCE_SR_RTO_MIN_US = 100,
+	/** Early rounds at one comp.psn before only the timeout is left */
+	ROCE_SR_EARLY_MAX = 6,
 };
 
 /** A window of PSNs, one bit each. */
@@ -226,11 +239,35 @@ uint32_t roce_sr_comp_read_merge(struct roce_qp *qp, uint32_t last_psn);
 uint64_t roce_sr_rto_low(uint64_t tmo);
 
 /**
+ * Requester: the packet at @p psn is sent at @p now (@p retrans: again).
+ * Times one first transmission at a time; a retransmission drops the
+ * timing (Karn's rule: its ACK may answer either copy).
+ */
+void roce_sr_rtt_sent(struct roce_qp *qp, uint32_t psn, bool retrans,
+		      uint64_t now);
+
+/**
+ * Completer: comp.psn moved at @p now; when the timed PSN is behind it,
+ * one round-trip sample goes into srtt and rttvar (and the gauge
+ * sr_rtt_us).
+ */
+void roce_sr_rtt_acked(struct roce_qp *qp, uint64_t now);
+
+/**
+ * The early timer's distance for a local ACK timeout of @p tmo cycles: the
+ * measured RTO (srtt + 4 rttvar within [ROCE_SR_RTO_MIN_US (or @p tmo when
+ * shorter), ROCE_SR_RTO_LOW_MAX_US]), or RTO_low before the first sample.
+ */
+uint64_t roce_sr_rto_rtt(const struct roce_qp *qp, uint64_t tmo);
+
+/**
  * Completer, arming the retransmission timer of an SR QP at @p now for a
  * local ACK timeout of @p tmo cycles: the deadline to arm. At the tail
  * (at most ROCE_SR_TLP_PKTS PSNs unacknowledged and unSACKed, no probe yet
- * at comp.psn) it is now + RTO_low and comp.rto_deadline keeps now + @p tmo;
- * otherwise now + @p tmo. @p sending: called as the packet at req.psn is
+ * at comp.psn), or anywhere once a round trip was measured, it is now + the
+ * early distance (roce_sr_rto_rtt(), doubled per early round at this
+ * comp.psn) and comp.rto_deadline keeps now + @p tmo; otherwise now +
+ * @p tmo. @p sending: called as the packet at req.psn is
  * sent (roce_comp_sent(), before req.psn_hwm counts it).
  */
 uint64_t roce_sr_rto(struct roce_qp *qp, uint64_t now, uint64_t tmo,
@@ -238,9 +275,10 @@ uint64_t roce_sr_rto(struct roce_qp *qp, uint64_t now, uint64_t tmo,
 
 /**
  * Completer, the retransmission timer of an SR QP expired at @p now. When
- * it ran at RTO_low: at the tail, the unSACKed PSNs are resent once (a
- * tail-loss probe, counted in sr_tail_probes); either way the full
- * timeout is still due.
+ * it ran early: at the tail, the unSACKed PSNs are resent once (a
+ * tail-loss probe, counted in sr_tail_probes); elsewhere, once a round
+ * trip was measured, the oldest PSN and the holes up to the highest SACKed
+ * PSN (an early round, sr_early_rounds); the full timeout is still due.
  * @return the deadline to re-arm the timer at, 0 when this expiry is the
  *   local ACK timeout itself (handle it as such)
  */

@@ -252,6 +252,13 @@ enum roce_access_flags {
 	ROCE_ACCESS_ZERO_BASED = 1 << 5,
 };
 
+/**
+ * Allocate a protection domain on @p dev (ibv_alloc_pd()): the MRs, MWs,
+ * QPs and SRQs of one PD use each other's keys, never another PD's.
+ *
+ * @return the PD, or NULL with rte_errno set: EINVAL (@p dev NULL),
+ *   ENOMEM (no memory, or the device's max_pd PDs exist)
+ */
 struct roce_pd *roce_alloc_pd(struct roce_device *dev);
 /** -EBUSY while MRs, MWs, QPs, SRQs use it. */
 int roce_dealloc_pd(struct roce_pd *pd);
@@ -283,8 +290,22 @@ struct roce_mr *roce_reg_mr(struct roce_pd *pd, void *addr, size_t length,
  */
 struct roce_mr *roce_reg_mr_iova(struct roce_pd *pd, void *addr,
 				 size_t length, uint64_t va, int access);
+/**
+ * Describe @p mr: its host address, the address SGEs and peers use (0 for
+ * a zero-based region), length, keys and access.
+ *
+ * @return 0, -EINVAL (@p mr or @p info NULL)
+ */
 int roce_mr_query(const struct roce_mr *mr, struct roce_mr_info *info);
+/**
+ * L_Key of @p mr, for the SGEs of local work requests (0, a key that
+ * never validates, for NULL).
+ */
 uint32_t roce_mr_lkey(const struct roce_mr *mr);
+/**
+ * R_Key of @p mr, for the peer's RDMA READ, WRITE and atomic requests (0
+ * for NULL).
+ */
 uint32_t roce_mr_rkey(const struct roce_mr *mr);
 
 /** Flags of roce_rereg_mr() (values of ibv_rereg_mr_flags). */
@@ -325,7 +346,22 @@ enum roce_mw_type {
 	ROCE_MW_TYPE_2 = 2,
 };
 
+/**
+ * Allocate a memory window on @p pd (ibv_alloc_mw()). Only type 2 is
+ * offered: the window is bound in send queue order by a ROCE_WR_BIND_MW
+ * work request of a QP of @p pd and grants no access before.
+ *
+ * @return the window, or NULL with rte_errno set: EINVAL (@p pd NULL or
+ *   @p type not ROCE_MW_TYPE_2), ENOMEM (no memory, or the device's key
+ *   table of max_mr MRs and MWs is full)
+ */
 struct roce_mw *roce_alloc_mw(struct roce_pd *pd, enum roce_mw_type type);
+/**
+ * Free memory window @p mw (ibv_dealloc_mw()); a bound window is
+ * invalidated: its R_Key fails from then on.
+ *
+ * @return 0, -EINVAL (@p mw NULL)
+ */
 int roce_dealloc_mw(struct roce_mw *mw);
 /** The rkey the window will have (its low byte is chosen at bind). */
 uint32_t roce_mw_rkey(const struct roce_mw *mw);
@@ -401,6 +437,15 @@ struct roce_wc {
 	uint8_t solicited;
 };
 
+/**
+ * Create a completion queue of @p depth entries on worker @p w
+ * (ibv_create_cq()): the QPs that use it are created on that worker. One
+ * thread at a time polls it (roce_poll_cq()).
+ *
+ * @return the CQ, or NULL with rte_errno set: EINVAL (@p w NULL, @p depth
+ *   0 or above ROCE_MAX_CQE), ENOMEM (no memory, or the device's max_cq
+ *   CQs exist)
+ */
 struct roce_cq *roce_create_cq(struct roce_worker *w, uint32_t depth);
 /** -EBUSY while QPs use it. */
 int roce_destroy_cq(struct roce_cq *cq);
@@ -601,11 +646,46 @@ enum roce_srq_attr_mask {
 	ROCE_SRQ_LIMIT = 1 << 1,
 };
 
+/**
+ * Create a shared receive queue on @p pd, owned by worker @p w, the worker
+ * of the QPs that will take their receive WQEs from it (ibv_create_srq()).
+ * A non-zero @c srq_limit arms the limit event at once
+ * (ROCE_EVENT_SRQ_LIMIT_REACHED when fewer WQEs remain).
+ *
+ * @return the SRQ, or NULL with rte_errno set: EINVAL (a NULL argument,
+ *   @p w of another device, @c max_wr 0 or above ROCE_MAX_SRQ_WR,
+ *   @c max_sge above ROCE_MAX_SGE, @c srq_limit above @c max_wr), ENOMEM
+ *   (no memory, or the device's max_srq SRQs exist)
+ */
 struct roce_srq *roce_create_srq(struct roce_pd *pd, struct roce_worker *w,
 				 const struct roce_srq_attr *attr);
+/**
+ * Resize @p srq (ROCE_SRQ_MAX_WR: @c max_wr WQEs, those outstanding kept
+ * in their order) and/or set its limit (ROCE_SRQ_LIMIT: @c srq_limit arms
+ * the limit event again, 0 disarms it) (ibv_modify_srq()). The resize
+ * runs on the SRQ's worker (roce_worker_exec()); the caller does not post
+ * to the SRQ meanwhile.
+ *
+ * @return 0, or -EINVAL (a NULL argument, an unknown @p mask bit, @c
+ *   max_wr 0, above ROCE_MAX_SRQ_WR or below the WQEs outstanding, a limit
+ *   above the size, an SRQ in error), -ENOMEM; the SRQ is unchanged then
+ */
 int roce_modify_srq(struct roce_srq *srq, const struct roce_srq_attr *attr,
 		    int mask);
+/**
+ * The attributes of @p srq (ibv_query_srq()): its size, SGEs per WQE, the
+ * armed limit (0 when disarmed, also after the event fired) and
+ * @c lkey_at_exec.
+ *
+ * @return 0, -EINVAL (a NULL argument)
+ */
 int roce_query_srq(const struct roce_srq *srq, struct roce_srq_attr *attr);
+/**
+ * Destroy @p srq (ibv_destroy_srq()); the WQEs still on it complete
+ * nowhere.
+ *
+ * @return 0, -EINVAL (@p srq NULL), -EBUSY while QPs use it
+ */
 int roce_destroy_srq(struct roce_srq *srq);
 /** Same contract as roce_post_recv(). */
 int roce_post_srq_recv(struct roce_srq *srq, const struct roce_recv_wr *wr,
@@ -725,6 +805,17 @@ struct roce_qp_attr {
 /** Create a QP on the worker that owns its CQs. NULL + rte_errno on failure. */
 struct roce_qp *roce_create_qp(struct roce_pd *pd,
 			       const struct roce_qp_init_attr *attr);
+/**
+ * Destroy @p qp (ibv_destroy_qp()) in any state, while its worker runs:
+ * on its worker (roce_worker_exec()) it leaves the QPN table, its type 2
+ * windows are invalidated and its timers cancelled; its outstanding WRs
+ * complete no more (move it to ERR first for flush completions). Its
+ * memory is freed after a grace period, once no worker or slow-path
+ * reader can still hold it (doc/guides/pmd.rst, QP lifetime); its CQs,
+ * SRQ and PD can be destroyed as soon as this returns.
+ *
+ * @return 0, -EINVAL (@p qp NULL)
+ */
 int roce_destroy_qp(struct roce_qp *qp);
 /**
  * Move the QP per the legal transition table (IBTA 10.3.1, 11.2.5.2):
@@ -734,8 +825,16 @@ int roce_destroy_qp(struct roce_qp *qp);
  */
 int roce_modify_qp(struct roce_qp *qp, const struct roce_qp_attr *attr,
 		   int mask);
+/**
+ * The attributes of @p qp (ibv_query_qp()), read on its worker: @p attr
+ * gets the current ones (state, PSNs, path, timers, capabilities) and
+ * @p init_attr those it was created with; either may be NULL.
+ *
+ * @return 0, -EINVAL (@p qp NULL, or both outputs NULL)
+ */
 int roce_query_qp(const struct roce_qp *qp, struct roce_qp_attr *attr,
 		  struct roce_qp_init_attr *init_attr);
+/** The QP number of @p qp, what the peer sends to (0 for NULL). */
 uint32_t roce_qp_num(const struct roce_qp *qp);
 
 /**

@@ -8,7 +8,8 @@
 # line ending in "..." is matched up to there). Then the prompt's own
 # checks: bad commands name the word and what was expected, tab completion
 # of register names, start with a bad flag, background traffic with
-# show stats while it runs and --stats-period lines, stop mid-run.
+# show stats while it runs and --stats-period lines, stop mid-run, and
+# testpmd's show port / clear port forms around traffic.
 #
 # Usage: app_doc_cli.sh path/to/ernic-testpmd path/to/ernic-testpmd.rst
 set -u
@@ -135,6 +136,100 @@ else
 	echo "ok: background traffic, show stats meanwhile, --stats-period, stop"
 fi
 
+# testpmd's forms: show port info|stats|xstats <port>|all and clear port
+# stats|xstats <port>|all; rates between two shows while traffic runs,
+# then what the clears reset
+out=$dir/testpmd.out
+{
+	echo "show port info all"
+	echo "start write_bw --loopback -s 4096 --run_infinitely -D 1"
+	sleep 2
+	echo "show port stats 2"
+	sleep 1
+	echo "show port stats 2"
+	echo "stop"
+	echo "show port xstats all"
+	echo "clear port stats all"
+	echo "show port stats 2"
+	echo "clear port xstats 3"
+	echo "show port xstats 3"
+	echo "show stats all"
+	echo "show xstats all"
+	echo "quit"
+} | timeout 120 "$bin" "${eal[@]}" -- -i --loopback >"$out" 2>&1
+rc=$?
+if [ $rc -ne 0 ]; then
+	fail "testpmd forms: exit status $rc"
+elif ! python3 - "$out" <<'PY'
+import re, sys
+out = open(sys.argv[1]).read().replace("\r", "")
+
+def die(why):
+    print("    " + why)
+    sys.exit(1)
+
+def blocks(title):
+    # the lines after each header "<title> <port>", up to the next prompt
+    res = []
+    for m in re.finditer(re.escape(title) + r" (\d+)", out):
+        end = out.find("ernic> ", m.end())
+        nxt = out.find(title, m.end())
+        stop = min(x for x in (end, nxt, len(out)) if x >= 0)
+        res.append((int(m.group(1)), out[m.end():stop]))
+    return res
+
+def num(text, key):
+    m = re.search(r"\b" + re.escape(key) + r":\s+(\d+)", text)
+    if m is None:
+        die("no %s in %r" % (key, text[:300]))
+    return int(m.group(1))
+
+info = blocks("Infos for port")
+if [p for p, _ in info] != [2, 3]:
+    die("show port info all: ports %s, expected 2 and 3" % [p for p, _ in info])
+for p, b in info:
+    for want in ("Driver name: net_ernic", "Link status: up",
+                 "Underlying port: %d (net_ring_lb_ring%d)" % (p - 2, p - 2),
+                 "Path MTU: up to 4096", "GID[1] ::ffff:198.18.0.%d" % (p - 1)):
+        if want not in b:
+            die("show port info %d: no %r" % (p, want))
+st = [b for p, b in blocks("# NIC statistics for port") if p == 2]
+if len(st) != 3:
+    die("show port stats 2: %d blocks, expected 3" % len(st))
+if num(st[0], "RX-packets") == 0 or num(st[0], "TX-packets") == 0:
+    die("show port stats 2 under traffic: no packets")
+# (net_ring counts no bytes: the bit rates stay 0 on the loopback pair)
+if num(st[1], "Tx-pps") == 0 or num(st[1], "Rx-pps") == 0:
+    die("show port stats 2: no rate since the last show under traffic")
+if num(st[1], "TX-packets") <= num(st[0], "TX-packets"):
+    die("show port stats 2: TX-packets did not grow under traffic")
+for p in (2, 3):
+    if "NIC statistics for port %d cleared" % p not in out:
+        die("clear port stats all: port %d not cleared" % p)
+if num(st[2], "TX-packets") >= num(st[1], "TX-packets"):
+    die("clear port stats all: TX-packets not reset")
+xs = blocks("###### NIC extended statistics for port")
+if [p for p, _ in xs] != [2, 3, 3]:
+    die("show port xstats: ports %s, expected 2, 3, 3" % [p for p, _ in xs])
+if num(xs[0][1], "roce_tx_pkts") == 0 or num(xs[1][1], "roce_rx_pkts") == 0:
+    die("show port xstats all: no RoCE packets counted")
+if "roce_rx_icrc_err: 0" not in xs[1][1]:
+    die("show port xstats: zeros are not shown")
+if "NIC extended statistics for port 3 cleared" not in out:
+    die("clear port xstats 3: no confirmation")
+if num(xs[2][1], "roce_rx_pkts") >= num(xs[1][1], "roce_rx_pkts"):
+    die("clear port xstats 3: roce_rx_pkts not reset")
+if not re.search(r"^port 2: RX \d+ packets.*\n.*\nport 3: RX \d+ packets", out, re.M):
+    die("show stats all: not one line pair a port")
+if not re.search(r"^port 2:\n(  \S+ +\d+\n)+port 3:\n", out, re.M):
+    die("show xstats all: not the non-zero counters under each port")
+PY
+then
+	fail "testpmd forms: output"
+else
+	echo "ok: show port info|stats|xstats all, rates under traffic, clear port stats|xstats"
+fi
+
 # tab completion of register names (Tab = \t in the input)
 out=$dir/tab.out
 printf 'reg read XRNICC\t\nreg read STATR\t\t\nquit\n' |
@@ -153,7 +248,8 @@ printf '%s\n' "reg dump 5000" "reg read STATQP 3000" "reg read INTEN 5" \
 	"hs post 2 2 jump 10" "ernic qp 2 1 3 198.18.0.2" \
 	"ernic qp 2 5 3 not-an-ip" "start write_bw --loopback -q 0" \
 	"start nosuchmode" "start write_bw --loopback --bogus" \
-	"reg write INTEN" "quit" |
+	"reg write INTEN" "show port stats 9" "show port xstats 1" \
+	"clear port info 2" "quit" |
 	timeout 60 "$bin" "${eal[@]}" -- -i --loopback >"$out" 2>&1
 for want in \
 	'bad qpn 5000: expected a QPN 1..2048' \
@@ -168,7 +264,10 @@ for want in \
 	'bad value "0" for -q/--qp: expected a QP count 1..16384' \
 	'unknown mode "nosuchmode": expected one of' \
 	'unknown flag --bogus: see --help' \
-	'missing word after "reg write INTEN": expected a number'; do
+	'missing word after "reg write INTEN": expected a number' \
+	'bad port 9: expected a port id (2, 3) or all' \
+	'bad port 1: the port under net_ernic_lb1 (owned by it): expected a port id (2, 3) or all' \
+	'bad word "info" after "clear port": expected stats, xstats'; do
 	grep -qF -- "$want" "$out" || { fail "bad input: no \"$want\""; bad=1; }
 done
 [ "${bad:-0}" = 1 ] || echo "ok: bad commands name the token"

@@ -112,6 +112,10 @@ CONFIGS = {
 
 CLI = {
     "show": "show port\nshow stats 0\nshow xstats 1\nclear stats 0\n",
+    "show_testpmd": "show port info all\nshow port stats 0\n"
+                    "show port stats 0\nshow port xstats all\n"
+                    "clear port stats all\nclear port xstats 1\n"
+                    "show stats all\nclear stats all\nshow port info 9\n",
     "qp_life": "create qp 0\ncreate qp 1\nshow qp 0\nmodify qp 0 rts\n"
                "modify qp 1 err\nmodify qp 1 reset\ndestroy qp 0\n"
                "destroy qp 1\n",

@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The loadable driver: this program links DPDK only, not libernic. EAL
- * loads librte_net_ernic.so (-d, from test/meson.build) and probes
+ * The loadable driver: this program links DPDK only, not libernic (it
+ * takes libroce's headers for the types and calls the driver's exported
+ * functions through dlsym()). EAL loads librte_net_ernic.so (-d, from
+ * test/meson.build) and probes
  * --vdev=net_ring0 --vdev=net_ernic0,port=net_ring0,... as a stock DPDK
  * application (dpdk-testpmd) would. The worker runs as a DPDK service,
  * iterated here on the main lcore.
  */
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -15,9 +18,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <rte_errno.h>
 #include <rte_ethdev.h>
 #include <rte_ring.h>
 #include <rte_service.h>
+
+#include "roce_opcode.h"
+#include "roce_verbs.h"
 
 #include "test_common.h"
 
@@ -94,7 +101,47 @@ test_loaded_driver(void)
 	CU_ASSERT(ring_visible);
 }
 
+static char safe_dir[PATH_MAX], safe_so[PATH_MAX];
+
+/*
+ * The driver as a program that links it sees it: the functions of the
+ * installed headers resolve (rte_pmd_*.h, and libroce's, which the driver
+ * carries), the others do not (version.map: local: *).
+ */
+static void
+test_exported_api(void)
+{
+	struct roce_device *(*get_device)(uint16_t);
+	const char *(*opcode_name)(uint8_t);
+	int (*nb_workers)(uint16_t);
+	uint16_t ern;
+	void *h;
+
+	CU_ASSERT_FATAL(safe_so[0] != '\0');
+	CU_ASSERT_FATAL(rte_eth_dev_get_port_by_name("net_ernic0", &ern) == 0);
+	h = dlopen(safe_so, RTLD_NOW | RTLD_NOLOAD);
+	CU_ASSERT_FATAL(h != NULL);
+	*(void **)&nb_workers = dlsym(h, "rte_pmd_ernic_nb_workers");
+	*(void **)&get_device = dlsym(h, "rte_pmd_ernic_get_device");
+	*(void **)&opcode_name = dlsym(h, "roce_opcode_name");
+	CU_ASSERT_FATAL(nb_workers != NULL && get_device != NULL &&
+			opcode_name != NULL);
+	CU_ASSERT(nb_workers(ern) == 1);
+	CU_ASSERT(nb_workers(RTE_MAX_ETHPORTS - 1) == -ENODEV);
+	/* not started yet: no device */
+	CU_ASSERT(get_device(ern) == NULL && rte_errno == EAGAIN);
+	CU_ASSERT_STRING_EQUAL(opcode_name(ROCE_OP_RC_SEND_ONLY),
+			       "RC_SEND_ONLY");
+	/* the PMD's and the transport's insides stay inside */
+	CU_ASSERT(dlsym(h, "ernic_port_get") == NULL);
+	CU_ASSERT(dlsym(h, "ernic_classify") == NULL);
+	CU_ASSERT(dlsym(h, "roce_worker_qp_detach") == NULL);
+	dlclose(h);
+}
+
 static CU_TestInfo so_tests[] = {
+	/* first: the port is closed at the end of the next one */
+	{ "librte_net_ernic.so exports its public API only", test_exported_api },
 	{ "librte_net_ernic.so probes, runs and closes", test_loaded_driver },
 	CU_TEST_INFO_NULL,
 };
@@ -155,8 +202,6 @@ copy_file(const char *from, const char *to)
 	close(out);
 	return ret;
 }
-
-static char safe_dir[PATH_MAX], safe_so[PATH_MAX];
 
 static int
 relocate_driver(int argc, char **argv)

@@ -801,7 +801,7 @@ tail_capture(void *arg, int from, const struct rte_mbuf *m)
 
 struct tail_result {
 	uint64_t sim_ns;
-	uint64_t retx, probes, timeouts;
+	uint64_t retx, probes, early, timeouts;
 	uint32_t sent[TAIL_PKTS];
 	uint32_t acks_dropped;
 };
@@ -846,6 +846,7 @@ tail_run(bool sr, uint32_t npkts, const uint32_t *drop, unsigned int ndrop,
 	CU_ASSERT(memcmp(e->buf[0], e->buf[1], npkts * 1024) == 0);
 	res->retx = e->qp[0]->stats.retrans_pkts;
 	res->probes = e->qp[0]->stats.sr_tail_probes;
+	res->early = e->qp[0]->stats.sr_early_rounds;
 	res->timeouts = e->qp[0]->stats.timeouts;
 	memcpy(res->sent, t.sent, sizeof(res->sent));
 	res->acks_dropped = t.acks_dropped;
@@ -857,14 +858,16 @@ tail_run(bool sr, uint32_t npkts, const uint32_t *drop, unsigned int ndrop,
  * them makes the responder SACK, so SR used to wait for the local ACK
  * timeout like go-back-N. With RTO_low the tail-loss probe resends just
  * the missing PSNs after a fraction of the timeout (simulated time, from
- * the same seeds and drops), without consuming a retry; when the probe is
- * lost too, the full timeout still recovers.
+ * the same seeds and drops), without consuming a retry. A lost probe, and
+ * lost resends of holes in mid-window (no tail, no new SACK), wait for an
+ * early round at the measured RTO rather than the local ACK timeout.
  */
 static void
 test_tail_loss(void)
 {
 	static const uint32_t last2[] = { TAIL_PKTS - 2, TAIL_PKTS - 1 };
 	static const uint32_t last1[] = { TAIL_PKTS - 1 };
+	static const uint32_t holes[] = { 2, 4, 6, 8 };
 	uint64_t tmo_ns = 4096ULL << 10;	/* env_create(): timeout code 10 */
 	uint64_t low_ns = tmo_ns >> ROCE_SR_RTO_LOW_SHIFT;
 	struct tail_result g, s;
@@ -883,7 +886,8 @@ test_tail_loss(void)
 	CU_ASSERT_EQUAL(s.timeouts, 0);
 	CU_ASSERT_EQUAL(s.probes, 1);
 	CU_ASSERT_EQUAL(s.retx, 2);
-	CU_ASSERT(s.sim_ns >= low_ns);
+	/* at the measured RTO (its floor here) or RTO_low before a sample */
+	CU_ASSERT(s.sim_ns >= RTE_MIN(low_ns, ROCE_SR_RTO_MIN_US * 1000ULL));
 	CU_ASSERT(s.sim_ns < tmo_ns);
 	CU_ASSERT(s.sim_ns * 4 < g.sim_ns);
 	/* only the lost PSNs went twice */
@@ -901,16 +905,42 @@ test_tail_loss(void)
 	CU_ASSERT(s.retx >= 1 && s.retx <= 2);
 	CU_ASSERT(s.sim_ns < tmo_ns);
 
-	/* the probe is lost too: the local ACK timeout resends it again */
+	/*
+	 * the probe is lost too: an early round at twice the measured RTO
+	 * resends it again, long before the local ACK timeout
+	 */
 	tail_run(true, TAIL_PKTS, last1, 1, 2, false, &s);
 	printf("  probe lost: SR %" PRIu64 " us, %" PRIu64 " resent, %" PRIu64
-	       " probes, %" PRIu64 " timeouts ", s.sim_ns / 1000, s.retx,
-	       s.probes, s.timeouts);
+	       " probes, %" PRIu64 " early rounds, %" PRIu64 " timeouts\n",
+	       s.sim_ns / 1000, s.retx, s.probes, s.early, s.timeouts);
 	CU_ASSERT_EQUAL(s.probes, 1);
-	CU_ASSERT_EQUAL(s.timeouts, 1);
+	CU_ASSERT_EQUAL(s.early, 1);
+	CU_ASSERT_EQUAL(s.timeouts, 0);
 	CU_ASSERT_EQUAL(s.retx, 2);
 	CU_ASSERT_EQUAL(s.sent[TAIL_PKTS - 1], 3);
-	CU_ASSERT(s.sim_ns >= tmo_ns);
+	CU_ASSERT(s.sim_ns < tmo_ns / 4);
+
+	/*
+	 * mid-window: four holes, their resends after the NAK lost as well
+	 * (more than ROCE_SR_TLP_PKTS unSACKed: no tail probe); go-back-N
+	 * and the SR of before waited for the local ACK timeout, an early
+	 * round resends just the four
+	 */
+	tail_run(false, TAIL_PKTS, holes, 4, 2, false, &g);
+	tail_run(true, TAIL_PKTS, holes, 4, 2, false, &s);
+	printf("  lost resends of 4 holes: GBN %" PRIu64 " us, %" PRIu64
+	       " resent, %" PRIu64 " timeouts; SR %" PRIu64 " us, %" PRIu64
+	       " resent, %" PRIu64 " early rounds, %" PRIu64 " timeouts ",
+	       g.sim_ns / 1000, g.retx, g.timeouts, s.sim_ns / 1000, s.retx,
+	       s.early, s.timeouts);
+	CU_ASSERT(g.timeouts >= 1);
+	CU_ASSERT_EQUAL(s.timeouts, 0);
+	CU_ASSERT(s.early >= 1);
+	CU_ASSERT(s.sim_ns < tmo_ns / 4);
+	for (i = 0; i < 4; i++)
+		CU_ASSERT_EQUAL(s.sent[holes[i]], 3);
+	CU_ASSERT_EQUAL(s.sent[1], 1);
+	CU_ASSERT_EQUAL(s.sent[TAIL_PKTS - 1], 1);
 }
 
 static CU_TestInfo sr_tests[] = {
@@ -926,7 +956,8 @@ static CU_TestInfo sr_tests[] = {
 	{ "WRITE/READ/SEND under loss: intact, in order", test_mixed_under_loss },
 	{ "READ responses placed ahead", test_read_under_loss },
 	{ "SR resends less than go-back-N", test_sr_beats_gbn },
-	{ "tail loss: RTO_low probe resends only the tail", test_tail_loss },
+	{ "tail loss, lost resends: early rounds resend only what is lost",
+	  test_tail_loss },
 	CU_TEST_INFO_NULL,
 };
 
