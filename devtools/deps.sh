@@ -15,13 +15,15 @@ verbs_pkgs=(ibverbs-utils perftest rdmacm-utils librdmacm-dev iproute2)
 # (python3-pyverbs) over it
 test_pkgs=(tshark python3-scapy iproute2 iputils-ping gnuplot-nox
 	"${verbs_pkgs[@]}" python3-pyverbs)
-# test/interop: the rxe peer VM (kernel, QEMU, verbs tools, busybox, cpio,
-# modprobe), the taps/namespace (iproute2), the captures (tshark, editcap);
-# the capture verifier needs libpcap-dev (build_pkgs); the data-integrity
-# peer iop-integrity is built against libibverbs-dev.
+# test/interop: the rxe peer VM (kernel, QEMU, verbs and rdma_cm tools,
+# busybox, cpio, modprobe), the taps/namespace (iproute2), the captures
+# (tshark, editcap); the capture verifier needs libpcap-dev (build_pkgs);
+# the data-integrity peer iop-integrity is built against libibverbs-dev.
+# The same verbs and rdma_cm tools run on our side over the verbs
+# provider in the +V cases.
 interop_pkgs=(qemu-system-x86 linux-image-amd64 rdma-core ibverbs-utils
-	ibverbs-providers perftest busybox-static cpio kmod iproute2 tshark
-	libibverbs-dev)
+	ibverbs-providers perftest rdmacm-utils busybox-static cpio kmod
+	iproute2 tshark libibverbs-dev)
 # devtools/bench.sh: dpdk-testpmd (dpdk-dev), callgrind, the plot.
 bench_pkgs=(dpdk-dev valgrind gnuplot-nox)
 

@@ -120,6 +120,16 @@ void ev_cm_pump_all(void);
  * its id left the CM has been queued (or dropped) when this returns.
  */
 void ev_cm_pump_barrier(void);
+/**
+ * Keep the events of the ports' CMs from being routed meanwhile: an id
+ * whose request goes out between ev_cm_pump_hold() and ev_cm_pump_unhold()
+ * learns its roce_cm_id and state before its answer reaches it (without
+ * this, an answer routed first found the id without them and was dropped
+ * as an old id's, or its state was overwritten). Taken under ev_env.ctl;
+ * the routing never waits for ctl.
+ */
+void ev_cm_pump_hold(void);
+void ev_cm_pump_unhold(void);
 
 /* ev_cm_ep.c */
 /**

@@ -341,9 +341,16 @@ rdma_connect(struct rdma_cm_id *cm_id, struct rdma_conn_param *param)
 	pthread_mutex_lock(&ev_env.ctl);
 	ev_port_hold(id->port);
 	for (;;) {
+		ev_cm_pump_hold();
 		ret = rte_pmd_ernic_cm_connect(id->port->port_id, &id->dst,
 					       ev_qp(cm_id->qp)->qp, &p, id,
 					       &rid);
+		if (ret == 0) {
+			/* before the REP can be routed to the id */
+			id->rid = rid;
+			id->state = EV_CM_CONNECTING;
+		}
+		ev_cm_pump_unhold();
 		if (ret != -EAGAIN || rte_get_tsc_cycles() > end)
 			break;
 		ev_port_step(id->port);	/* the neighbour's answer comes in */
@@ -356,8 +363,6 @@ rdma_connect(struct rdma_cm_id *cm_id, struct rdma_conn_param *param)
 		errno = ret == -EAGAIN ? EHOSTUNREACH : -ret;
 		return -1;
 	}
-	id->rid = rid;
-	id->state = EV_CM_CONNECTING;
 	ev_env_kick(id->port);
 	return id->sync ? ev_cm_sync_wait(id, RDMA_CM_EVENT_ESTABLISHED) : 0;
 }
@@ -442,8 +447,12 @@ rdma_accept(struct rdma_cm_id *cm_id, struct rdma_conn_param *param)
 	if (ret == 0) {
 		pthread_mutex_lock(&ev_env.ctl);
 		ev_port_hold(id->port);
+		ev_cm_pump_hold();
 		ret = rte_pmd_ernic_cm_accept(id->port->port_id, id->rid,
 					      ev_qp(cm_id->qp)->qp, &p, id);
+		if (ret == 0)
+			id->state = EV_CM_ACCEPTING;	/* before the RTU's event */
+		ev_cm_pump_unhold();
 		ev_port_release(id->port);
 		pthread_mutex_unlock(&ev_env.ctl);
 	}
@@ -451,7 +460,6 @@ rdma_accept(struct rdma_cm_id *cm_id, struct rdma_conn_param *param)
 		errno = -ret;
 		return -1;
 	}
-	id->state = EV_CM_ACCEPTING;
 	ev_env_kick(id->port);
 	return id->sync ? ev_cm_sync_wait(id, RDMA_CM_EVENT_ESTABLISHED) : 0;
 }
@@ -811,6 +819,18 @@ void
 ev_cm_pump_barrier(void)
 {
 	pthread_mutex_lock(&pumping);
+	pthread_mutex_unlock(&pumping);
+}
+
+void
+ev_cm_pump_hold(void)
+{
+	pthread_mutex_lock(&pumping);
+}
+
+void
+ev_cm_pump_unhold(void)
+{
 	pthread_mutex_unlock(&pumping);
 }
 

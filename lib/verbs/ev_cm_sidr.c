@@ -99,10 +99,19 @@ ev_cm_sidr_connect(struct ev_cm_id *id, struct rdma_conn_param *param)
 	pthread_mutex_lock(&ev_env.ctl);
 	ev_port_hold(id->port);
 	for (;;) {
+		ev_cm_pump_hold();
 		ret = rte_pmd_ernic_cm_sidr_request(id->port->port_id,
 						    &id->dst,
 						    ev_cm_port_space(id), pd,
 						    len, id, &rid);
+		if (ret == 0) {
+			/* before the SIDR_REP can be routed to the id */
+			if (id->qkey == 0)
+				id->qkey = RDMA_UDP_QKEY;
+			id->rid = rid;
+			id->state = EV_CM_CONNECTING;
+		}
+		ev_cm_pump_unhold();
 		if (ret != -EAGAIN || rte_get_tsc_cycles() > end)
 			break;
 		ev_port_step(id->port);	/* the neighbour's answer comes in */
@@ -115,10 +124,6 @@ ev_cm_sidr_connect(struct ev_cm_id *id, struct rdma_conn_param *param)
 		errno = ret == -EAGAIN ? EHOSTUNREACH : -ret;
 		return -1;
 	}
-	if (id->qkey == 0)
-		id->qkey = RDMA_UDP_QKEY;
-	id->rid = rid;
-	id->state = EV_CM_CONNECTING;
 	ev_env_kick(id->port);
 	return id->sync ? ev_cm_sync_wait(id, RDMA_CM_EVENT_ESTABLISHED) : 0;
 }

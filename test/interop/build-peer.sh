@@ -4,7 +4,8 @@
 #
 # Builds the initramfs of the interop peer VM from this machine's Debian
 # packages: busybox-static, iproute2 (ip, rdma), rdma-core + ibverbs-providers
-# (rxe provider), ibverbs-utils (ibv_*_pingpong, ibv_devinfo), perftest, the
+# (rxe provider), ibverbs-utils (ibv_*_pingpong, ibv_devinfo), rdmacm-utils
+# (rping, ucmatose, udaddy), perftest, the
 # modules of linux-image-$IOP_KVER (virtio-net, rdma_rxe and what they need,
 # resolved by modprobe), test/interop/guest/init as /init and the helpers of
 # test/interop/guest/bin. EXTRA_PROGRAMs (e.g. the data-integrity peer) are
@@ -24,6 +25,7 @@ RXE_PROVIDER=$(ls /usr/lib/x86_64-linux-gnu/libibverbs/librxe-rdmav*.so 2>/dev/n
 missing=()
 [ -d "$MODDIR/kernel/drivers/infiniband/sw/rxe" ] || missing+=("linux-image-$KVER (rdma_rxe module in $MODDIR)")
 for t in busybox:busybox-static ibv_devinfo:ibverbs-utils ibv_rc_pingpong:ibverbs-utils \
+	rping:rdmacm-utils ucmatose:rdmacm-utils udaddy:rdmacm-utils \
 	ib_write_bw:perftest rdma:iproute2 cpio:cpio gzip:gzip modprobe:kmod depmod:kmod ldd:libc-bin; do
 	command -v "${t%%:*}" >/dev/null || missing+=("${t#*:} (${t%%:*})")
 done
@@ -67,7 +69,7 @@ copy_prog() {  # a program or library and every library ldd lists for it
 }
 PROGS=(ibv_devinfo ibv_devices ibv_rc_pingpong ibv_uc_pingpong ibv_ud_pingpong ibv_srq_pingpong
 	ib_send_bw ib_write_bw ib_read_bw ib_atomic_bw ib_send_lat ib_write_lat ib_read_lat ib_atomic_lat
-	rdma)
+	rping ucmatose udaddy rdma)
 for p in "${PROGS[@]}"; do copy_prog "$(command -v "$p")"; done
 # iproute2's ip (busybox has one too, but rdma-core-era options need the real one)
 copy_prog "$(command -v ip)"
@@ -75,6 +77,12 @@ copy_prog "$(command -v ip)"
 rm -f "$STAGE/usr/bin/ip"
 cp -L "$(command -v ip)" "$STAGE/usr/bin/ip"
 copy_prog "$RXE_PROVIDER"
+# glibc loads libgcc_s.so.1 (dlopen, so ldd does not list it) to unwind a
+# thread in pthread_exit() and pthread_cancel(): rping's server ends its
+# threads so, and aborted without it ("libgcc_s.so.1 must be installed")
+LIBGCC=$(ldconfig -p | awk '/libgcc_s\.so\.1 .*x86-64/ && !f { f = $NF } END { print f }')
+[ -n "$LIBGCC" ] || { echo "build-peer.sh: no libgcc_s.so.1 (libgcc-s1)" >&2; exit 77; }
+copy1 "$LIBGCC"
 mkdir -p "$STAGE/etc/libibverbs.d" "$STAGE/etc/iproute2"
 cp /etc/libibverbs.d/rxe.driver "$STAGE/etc/libibverbs.d/"
 for p in "${EXTRA[@]}"; do

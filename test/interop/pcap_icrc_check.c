@@ -6,14 +6,15 @@
  * case (test/interop/run-case.sh) and checked itself by the
  * pcapcheck_selftest case.
  *
- *   pcap_icrc_check [--min N] [--require-src A.B.C.D]... [--no-srx] [-v] FILE.pcap
+ *   pcap_icrc_check [--min N] [--require-src IP]... [--no-srx] [-v] FILE.pcap
  *
  * --min N           at least N RoCEv2 frames (default 1)
  * --no-srx          fail on any frame carrying softernic's selective
  *                   repeat extension (BTH bit 30, roce_sr.h): a peer that
  *                   is not softernic never negotiates it
- * --require-src IP  at least one RoCEv2 frame from IP (repeatable): proves
- *                   that both ends' frames were seen and verified
+ * --require-src IP  at least one RoCEv2 frame from IP, an IPv4 or an IPv6
+ *                   address (repeatable): proves that both ends' frames
+ *                   were seen and verified
  * -v                one line per RoCEv2 frame
  *
  * Frames that are not RoCEv2 (roce_parse() says ROCE_PARSE_NOT_ROCE) are
@@ -40,14 +41,20 @@
 #include "roce_parse.h"
 
 enum {
-	MAX_SRC = 8,		/**< distinct IPv4 sources tracked */
+	MAX_SRC = 8,		/**< distinct sources tracked */
 	MAX_REQUIRE = 8,	/**< --require-src entries */
 	MBUF_DATA = 16384,	/**< data room: a 4096-PMTU jumbo frame fits */
 	MAX_REPORT = 10,	/**< failures printed in detail */
 };
 
+/** An IPv4 or IPv6 address as it is on the wire. */
+struct ip_addr {
+	int family;		/**< AF_INET or AF_INET6 */
+	uint8_t a[16];		/**< 4 or 16 bytes used */
+};
+
 struct src_stats {
-	uint32_t addr;		/**< network order */
+	struct ip_addr addr;
 	uint64_t frames;
 	uint64_t bad_icrc;
 	uint64_t ops[256];
@@ -70,28 +77,51 @@ struct check {
 	unsigned int nsrc;
 };
 
+static bool
+ip_eq(const struct ip_addr *x, const struct ip_addr *y)
+{
+	return x->family == y->family &&
+	       memcmp(x->a, y->a, x->family == AF_INET ? 4 : 16) == 0;
+}
+
 static struct src_stats *
-src_of(struct check *c, uint32_t addr)
+src_of(struct check *c, const struct ip_addr *addr)
 {
 	unsigned int i;
 
 	for (i = 0; i < c->nsrc; i++)
-		if (c->src[i].addr == addr)
+		if (ip_eq(&c->src[i].addr, addr))
 			return &c->src[i];
 	if (c->nsrc == MAX_SRC)
 		return NULL;
-	c->src[c->nsrc].addr = addr;
+	c->src[c->nsrc].addr = *addr;
 	return &c->src[c->nsrc++];
 }
 
 static const char *
-ip_str(uint32_t addr, char *buf, size_t len)
+ip_str(const struct ip_addr *addr, char *buf, size_t len)
 {
-	struct in_addr a = { .s_addr = addr };
+	return inet_ntop(addr->family, addr->a, buf, (socklen_t)len) != NULL ?
+	       buf : "?";
+}
 
-	if (addr == 0)
-		return "(IPv6)";	/* IPv6 frames are tracked as one source */
-	return inet_ntop(AF_INET, &a, buf, len) != NULL ? buf : "?";
+/* The source and destination of a parsed frame. */
+static void
+pkt_addrs(const struct roce_pkt *pkt, struct ip_addr *src, struct ip_addr *dst)
+{
+	const struct rte_ipv6_hdr *ip6 = roce_pkt_ipv6(pkt);
+
+	memset(src, 0, sizeof(*src));
+	memset(dst, 0, sizeof(*dst));
+	if (ip6 != NULL) {
+		src->family = dst->family = AF_INET6;
+		memcpy(src->a, ip6->src_addr, 16);
+		memcpy(dst->a, ip6->dst_addr, 16);
+	} else {
+		src->family = dst->family = AF_INET;
+		memcpy(src->a, &pkt->saddr4, 4);
+		memcpy(dst->a, &pkt->daddr4, 4);
+	}
 }
 
 /* Is this UDP to port 4791 (whatever roce_parse() then thinks of it)? */
@@ -126,11 +156,12 @@ is_udp_4791(const uint8_t *f, uint32_t len)
 static void
 one_frame(struct check *c, const struct pcap_pkthdr *h, const uint8_t *data)
 {
+	struct ip_addr saddr, daddr;
 	struct roce_pkt pkt;
 	struct rte_mbuf *m;
 	struct src_stats *s;
-	char a[INET_ADDRSTRLEN], b[INET_ADDRSTRLEN];
-	uint32_t saddr = 0, daddr = 0, psn, dqpn;
+	char a[INET6_ADDRSTRLEN], b[INET6_ADDRSTRLEN];
+	uint32_t psn, dqpn;
 	uint64_t n = ++c->frames;
 	int ret;
 
@@ -180,13 +211,10 @@ one_frame(struct check *c, const struct pcap_pkthdr *h, const uint8_t *data)
 		rte_pktmbuf_free(m);
 		return;
 	}
-	if (pkt.ip_ver == 4) {
-		saddr = pkt.saddr4;
-		daddr = pkt.daddr4;
-	}
+	pkt_addrs(&pkt, &saddr, &daddr);
 	psn = roce_bth_psn(roce_pkt_bth(&pkt));
 	dqpn = roce_bth_dqpn(roce_pkt_bth(&pkt));
-	s = src_of(c, saddr);
+	s = src_of(c, &saddr);
 	if (s != NULL) {
 		s->frames++;
 		s->ops[pkt.opcode]++;
@@ -203,13 +231,13 @@ one_frame(struct check *c, const struct pcap_pkthdr *h, const uint8_t *data)
 		if (c->reported++ < MAX_REPORT)
 			printf("  frame %" PRIu64 ": %s %s -> %s dqpn 0x%06x psn %u: ICRC %s\n",
 			       n, roce_opcode_name(pkt.opcode),
-			       ip_str(saddr, a, sizeof(a)),
-			       ip_str(daddr, b, sizeof(b)), dqpn, psn,
+			       ip_str(&saddr, a, sizeof(a)),
+			       ip_str(&daddr, b, sizeof(b)), dqpn, psn,
 			       ret == -EBADMSG ? "MISMATCH" : strerror(-ret));
 	}
 	if (c->verbose)
 		printf("  #%" PRIu64 " %s -> %s %s dqpn 0x%06x psn %u len %u icrc %s\n",
-		       n, ip_str(saddr, a, sizeof(a)), ip_str(daddr, b, sizeof(b)),
+		       n, ip_str(&saddr, a, sizeof(a)), ip_str(&daddr, b, sizeof(b)),
 		       roce_opcode_name(pkt.opcode), dqpn, psn, pkt.payload_len,
 		       ret == 0 ? "ok" : "BAD");
 	rte_pktmbuf_free(m);
@@ -218,7 +246,7 @@ one_frame(struct check *c, const struct pcap_pkthdr *h, const uint8_t *data)
 static void
 usage(FILE *f)
 {
-	fprintf(f, "usage: pcap_icrc_check [--min N] [--require-src A.B.C.D]... [--no-srx] [-v] FILE.pcap\n");
+	fprintf(f, "usage: pcap_icrc_check [--min N] [--require-src IP]... [--no-srx] [-v] FILE.pcap\n");
 }
 
 int
@@ -238,11 +266,11 @@ main(int argc, char **argv)
 		(char *)"--log-level=lib.eal:error", NULL,
 	};
 	static struct check c;
-	uint32_t require[MAX_REQUIRE];
+	struct ip_addr require[MAX_REQUIRE];
 	unsigned int nreq = 0, i, op;
 	unsigned long min = 1;
 	bool no_srx = false;
-	char errbuf[PCAP_ERRBUF_SIZE], a[INET_ADDRSTRLEN];
+	char errbuf[PCAP_ERRBUF_SIZE], a[INET6_ADDRSTRLEN];
 	struct pcap_pkthdr *h;
 	const uint8_t *data;
 	struct src_stats *s;
@@ -256,10 +284,18 @@ main(int argc, char **argv)
 			min = strtoul(optarg, NULL, 0);
 			break;
 		case 'r':
-			if (nreq == MAX_REQUIRE ||
-			    inet_pton(AF_INET, optarg, &require[nreq]) != 1) {
-				fprintf(stderr, "pcap_icrc_check: bad value \"%s\" for --require-src: expected an IPv4 address (at most %d)\n",
-					optarg, MAX_REQUIRE);
+			if (nreq == MAX_REQUIRE) {
+				fprintf(stderr, "pcap_icrc_check: more than %d --require-src\n",
+					MAX_REQUIRE);
+				return 2;
+			}
+			memset(&require[nreq], 0, sizeof(require[nreq]));
+			require[nreq].family = strchr(optarg, ':') != NULL ?
+					       AF_INET6 : AF_INET;
+			if (inet_pton(require[nreq].family, optarg,
+				      require[nreq].a) != 1) {
+				fprintf(stderr, "pcap_icrc_check: bad value \"%s\" for --require-src: expected an IPv4 or IPv6 address\n",
+					optarg);
 				return 2;
 			}
 			nreq++;
@@ -320,7 +356,7 @@ main(int argc, char **argv)
 	for (i = 0; i < c.nsrc; i++) {
 		s = &c.src[i];
 		printf("  from %-15s %8" PRIu64 " frames, %" PRIu64 " bad ICRC; opcodes:",
-		       ip_str(s->addr, a, sizeof(a)), s->frames, s->bad_icrc);
+		       ip_str(&s->addr, a, sizeof(a)), s->frames, s->bad_icrc);
 		for (op = 0; op < 256; op++)
 			if (s->ops[op] != 0)
 				printf(" %s=%" PRIu64, roce_opcode_name((uint8_t)op),
@@ -350,10 +386,11 @@ main(int argc, char **argv)
 		bool seen = false;
 
 		for (j = 0; j < c.nsrc; j++)
-			seen |= c.src[j].addr == require[i] && c.src[j].frames > 0;
+			seen |= ip_eq(&c.src[j].addr, &require[i]) &&
+				c.src[j].frames > 0;
 		if (!seen) {
 			printf("FAIL: no RoCEv2 frame from %s\n",
-			       ip_str(require[i], a, sizeof(a)));
+			       ip_str(&require[i], a, sizeof(a)));
 			ok = false;
 		}
 	}

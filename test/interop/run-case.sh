@@ -11,10 +11,16 @@
 #         send_lat, write_lat, read_lat (perftest), integrity (data
 #         integrity: iop-integrity in the VM, ernic-testpmd's integrity mode;
 #         the client WRITEs, READs and SENDs patterned messages of 1 byte to
-#         1 MiB + 7, both check every byte and compare FNV-1a checksums)
+#         1 MiB + 7, both check every byte and compare FNV-1a checksums);
+#         with V only: uc_pingpong, ud_pingpong, srq_pingpong
+#         (ibv_*_pingpong), atomic_lat (perftest), and the rdma_cm tools
+#         rping (-V: every ping verified), ucmatose, udaddy (UD through
+#         service ID resolution)
 #   MTU   1024 or 4096: path MTU (tap and VM eth0 MTU 1500 or 9000)
-#   OPTS  '+'-joined: sN message size, qN QPs (-q), b bidirectional (-b),
-#         nN iterations, d the tool's default size, R rdma_cm (-R on both
+#   OPTS  '+'-joined: sN message size, qN QPs (-q; the connections of
+#         ucmatose and udaddy), b bidirectional (-b), nN iterations (the
+#         messages of rping, ucmatose and udaddy), d the tool's default
+#         size, R rdma_cm (-R on both
 #         sides: IB CM on QP1 and the comm QP instead of the TCP side channel),
 #         xdp our port is net_af_xdp with xdp_prog=IOP_XDP_OBJ on a veth that
 #         is bridged to the VM's tap; the namespace's kernel holds its own
@@ -27,10 +33,18 @@
 #         198.18.0.1 on the veth (the host set-up of doc/guides/xdp.rst): the
 #         kernel answers ARP for it and carries the side channel to it, and
 #         net_ernic resolves the VM through the kernel's neighbour table
+#         V  our side is Debian's own tool (the same binary as the VM's,
+#         over libernic_verbs.so with conf/verbs-rxe.ini, the tap put in)
+#         instead of ernic-testpmd
+#         6  (with V) IPv6: GIDs and rdma_cm addresses 2001:2::1 (ours,
+#         GID index 2) and 2001:2::2 (the VM's eth0, IOP_GID6_INDEX)
+#         c  (pingpongs, with V) -c: each side checks every received byte
+#         cas (atomic tools, with V) CMP_AND_SWAP instead of FETCH_AND_ADD
 #   ROLE  our role: client (ernic-testpmd connects to the VM's server) or
 #         server (the VM's client connects to ernic-testpmd); rxe: both ends
 #         are rxe VMs on a bridge (the harness self-test, no ernic-testpmd)
-# e.g. write_bw-1024-s5000-client, pingpong-4096-s4096-server, send_bw-1024-d+q4-client
+# e.g. write_bw-1024-s5000-client, pingpong-4096-s4096-server, send_bw-1024-d+q4-client,
+#      ud_pingpong-1024-c+6+V-client, rping-1024-d+V-server
 #
 # Environment (meson sets the first three):
 #   IOP_TESTPMD     ernic-testpmd            IOP_PCAPCHECK  pcap_icrc_check
@@ -47,6 +61,9 @@
 #   IOP_US_EXTRA    extra ernic-testpmd arguments (diagnostics, e.g. --stats-period 1)
 #   IOP_QP_TIMEOUT  perftest -u on both sides, local ACK timeout exponent [16]
 #   IOP_XDP_OBJ     ernic_roce_steer.bpf.o, for the xdp option (meson sets it)
+#   IOP_VERBS_LIB   libernic_verbs.so, for the V option (meson sets it)
+#   IOP_CONF        the conf/ directory with verbs-rxe.ini (meson sets it;
+#                   by hand the one beside test/)
 set -uo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 . "$HERE/harness.sh"
@@ -56,6 +73,7 @@ IFS=- read -r TOOL MTU OPTS ROLE EXTRA <<< "$CASE"
 [ -n "$ROLE" ] && [ -z "$EXTRA" ] || iop_fail "bad case name $CASE (TOOL-MTU-OPTS-ROLE)"
 case "$TOOL" in
 pingpong | send_bw | write_bw | read_bw | atomic_bw | send_lat | write_lat | read_lat | integrity) ;;
+uc_pingpong | ud_pingpong | srq_pingpong | atomic_lat | rping | ucmatose | udaddy) ;;
 *) iop_fail "unknown tool $TOOL in $CASE" ;;
 esac
 case "$MTU" in
@@ -64,7 +82,7 @@ case "$MTU" in
 *) iop_fail "MTU $MTU in $CASE: 1024 or 4096" ;;
 esac
 case "$ROLE" in client | server | rxe) ;; *) iop_fail "role $ROLE in $CASE: client, server or rxe" ;; esac
-SIZE= QPS= BIDIR=0 ITERS= RDMACM=0 XDP=0 XDP_SHARED=0
+SIZE= QPS= BIDIR=0 ITERS= RDMACM=0 XDP=0 XDP_SHARED=0 VERBS=0 IPV6=0 CHECK=0 CAS=0
 for o in ${OPTS//+/ }; do
 	case "$o" in
 	s[0-9]*) SIZE=${o#s} ;;
@@ -74,22 +92,63 @@ for o in ${OPTS//+/ }; do
 	R) RDMACM=1 ;;
 	xdp) XDP=1 ;;
 	xs) XDP=1 XDP_SHARED=1 ;;
+	V) VERBS=1 ;;
+	6) IPV6=1 ;;
+	c) CHECK=1 ;;
+	cas) CAS=1 ;;
 	d) ;;
 	*) iop_fail "option $o in $CASE" ;;
 	esac
 done
+# the tools of the V option: pingpongs other than RC's, rdma_cm tools
+# (which take the RoCE addresses: rdma_cm), atomic_lat
+PINGPONG=0 CMTOOL=0
 case "$TOOL" in
-pingpong) SIZE=${SIZE:-4096} ;;
+*pingpong) PINGPONG=1 ;;
+rping | ucmatose | udaddy) CMTOOL=1 RDMACM=1 ;;
+esac
+case "$TOOL" in
+pingpong | integrity | *_bw | send_lat | write_lat | read_lat) ;;
+*) [ $VERBS = 1 ] || iop_fail "$CASE: $TOOL has no ernic-testpmd mode: add V (Debian's tool over libernic_verbs.so)" ;;
+esac
+[ $IPV6 = 0 ] || [ $VERBS = 1 ] || iop_fail "$CASE: the 6 option needs V"
+[ $CHECK = 0 ] || { [ $VERBS = 1 ] && [ $PINGPONG = 1 ]; } || iop_fail "$CASE: c is -c of the pingpongs with V"
+[ $CAS = 0 ] || { [ $VERBS = 1 ] && [[ $TOOL == atomic_* ]]; } || iop_fail "$CASE: cas is for the atomic tools with V"
+[ $VERBS = 0 ] || [ $XDP = 0 ] || iop_fail "$CASE: V with xdp/xs is not a case"
+[ $VERBS = 0 ] || [ "$TOOL" != integrity ] || iop_fail "$CASE: iop-integrity has no stock counterpart for V"
+[ $CMTOOL = 0 ] || [ $BIDIR = 0 ] || iop_fail "$CASE: $TOOL has no bidirectional mode"
+[ $VERBS = 0 ] || [ "$ROLE" != rxe ] || iop_fail "$CASE: V is our side's tool; the rxe self-test has none"
+# perftest 4.5 (Debian 12) with -R: rdma_getaddrinfo() with AF_INET hints,
+# so an IPv6 address fails on both sides ("Address family for hostname not
+# supported"); and as client it connects its data QPs as soon as the
+# handshake on the comm QP ends: a TCG Linux server, which listens again
+# only after that handshake, rejects the early REQ (INVALID_SERVICE_ID;
+# our CM holds such a REQ for a late listener, Linux's does not), and the
+# tool's retry then calls rdma_resolve_addr() on the ids it has just
+# destroyed and freed (a crash with any librdmacm; perftest fixed it
+# upstream after 4.5). Our client's -R is proven with ernic-testpmd,
+# which retries (the core cases ..+R-client).
+if [ $VERBS = 1 ] && [ $RDMACM = 1 ] && [ $CMTOOL = 0 ]; then
+	[ $IPV6 = 0 ] || iop_fail "$CASE: perftest 4.5's -R resolves IPv4 addresses only"
+	[ "$ROLE" = server ] || iop_fail "$CASE: Debian's perftest -R client is not reliable against a slow Linux server (see run-case.sh)"
+fi
+case "$TOOL" in
+pingpong | uc_pingpong | srq_pingpong) SIZE=${SIZE:-4096} ;;
+ud_pingpong) SIZE=${SIZE:-$MTU} ;;	# a datagram: at most the path MTU
 integrity) SIZE=1048583 ITERS=1 ;;	# fixed sizes (integrity_proto.h): the largest
 *_bw) SIZE=${SIZE:-65536} ;;
 *_lat) SIZE=${SIZE:-2} ;;
+rping) SIZE=${SIZE:-64} ;;	# rping's own default
+ucmatose | udaddy) SIZE=${SIZE:-100} QPS=${QPS:-2} ;;	# their default size; 2 connections
 esac
-[ "$TOOL" = atomic_bw ] && SIZE=8
+case "$TOOL" in atomic_*) SIZE=8 ;; esac
 # Iterations sized for TCG (0.1-0.3 Gb/s, ~1-2 ms per round trip): about
 # 4 MiB per bw case, 100 round trips per latency case, 50 pingpongs.
 if [ -z "$ITERS" ]; then
 	case "$TOOL" in
-	pingpong) ITERS=50 ;;
+	*pingpong) ITERS=50 ;;
+	rping) ITERS=20 ;;
+	ucmatose | udaddy) ITERS=10 ;;
 	*_lat) ITERS=100 ;;
 	atomic_bw) ITERS=200 ;;
 	*) ITERS=$((4194304 / SIZE)); [ $ITERS -lt 20 ] && ITERS=20; [ $ITERS -gt 200 ] && ITERS=200 ;;
@@ -112,6 +171,22 @@ if [ $XDP = 1 ]; then
 	[ "$ROLE" != rxe ] || iop_fail "$CASE: the xdp option needs ernic-testpmd (role client or server)"
 	[ -n "${IOP_XDP_OBJ:-}" ] || iop_missing "IOP_XDP_OBJ is not set: the XDP program was not built (clang, libbpf-dev)"
 	[ -r "$IOP_XDP_OBJ" ] || iop_fail "IOP_XDP_OBJ=$IOP_XDP_OBJ is not readable"
+fi
+# V: Debian's tool on our side over the verbs provider
+VBIN=
+if [ $VERBS = 1 ]; then
+	case "$TOOL" in
+	pingpong) VBIN=ibv_rc_pingpong ;;
+	*pingpong) VBIN=ibv_$TOOL ;;
+	*_bw | *_lat) VBIN=ib_$TOOL ;;
+	*) VBIN=$TOOL ;;
+	esac
+	[ -n "${IOP_VERBS_LIB:-}" ] || iop_missing "IOP_VERBS_LIB is not set: libernic_verbs.so was not built (libibverbs-dev, librdmacm-dev)"
+	[ -r "$IOP_VERBS_LIB" ] || iop_fail "IOP_VERBS_LIB=$IOP_VERBS_LIB is not readable"
+	IOP_CONF=${IOP_CONF:-$(cd "$HERE/../../conf" && pwd)}
+	[ -r "$IOP_CONF/verbs-rxe.ini" ] || iop_fail "IOP_CONF=$IOP_CONF has no verbs-rxe.ini"
+	command -v "$VBIN" > /dev/null ||
+		iop_missing "no $VBIN here (devtools/deps.sh interop: ibverbs-utils, perftest, rdmacm-utils)"
 fi
 iop_require
 [ -x "$PCAPCHECK" ] || iop_fail "IOP_PCAPCHECK is not set to the pcap_icrc_check program"
@@ -149,21 +224,74 @@ OOB_US=198.19.0.1 OOB_PEER=198.19.0.2
 # the path MTU the tools agree on: net_af_xdp carries at most 2048
 TOOL_MTU=$MTU
 [ $XDP = 1 ] && [ "$MTU" = 4096 ] && TOOL_MTU=2048
-# perftest / ibv_rc_pingpong in the VM (shell code; $IOP_GID_INDEX expands there)
-vm_tool() {
+# IPv6 (the 6 option): our ip6= of conf/verbs-rxe.ini and the VM's eth0
+US_IP6=2001:2::1 PEER_IP6=2001:2::2
+# the addresses rdma_cm tools take (rping -a, ucmatose/udaddy -s and -b)
+if [ $IPV6 = 1 ]; then US_CM=$US_IP6 PEER_CM=$PEER_IP6; else US_CM=$US_IP PEER_CM=$PEER_IP; fi
+# the client's server address: the side channel's, or with rdma_cm the
+# RoCE address itself (rdma_resolve_addr() on the RoCE interface)
+if [ $RDMACM = 1 ]; then SRV_US=$US_CM SRV_PEER=$PEER_CM; else SRV_US=$OOB_US SRV_PEER=$OOB_PEER; fi
+# the port a server listens on: the side channel's TCP port, or the
+# rdma_cm tools' own (rping's and udaddy's 7174, ucmatose's 7471)
+case "$TOOL" in
+rping | udaddy) LPORT=7174 ;;
+ucmatose) LPORT=7471 ;;
+*) LPORT=18515 ;;
+esac
+# stock_cmd vm|us server|client: the stock tool's command line on that
+# side in that role, the client's with its server's address: in the VM
+# (shell code; $IOP_GID_INDEX and $IOP_GID6_INDEX expand there), or ours
+# over the verbs provider (V; GID index 1 = 198.18.0.1, 2 = 2001:2::1)
+stock_cmd() {
+	local who=$1 role=$2 dev= g self other srv c
+	if [ "$who" = vm ]; then
+		dev="-d rxe0 " g=\$IOP_GID_INDEX self=$PEER_CM other=$US_CM srv=$SRV_US
+		[ $IPV6 = 1 ] && g=\$IOP_GID6_INDEX
+	else
+		g=1 self=$US_CM other=$PEER_CM srv=$SRV_PEER
+		[ $IPV6 = 1 ] && g=2
+	fi
 	case "$TOOL" in
-	pingpong) echo "ibv_rc_pingpong -d rxe0 -g \$IOP_GID_INDEX -s $SIZE -n $ITERS -m $MTU" ;;
-	integrity) echo "iop-integrity -d rxe0 -g \$IOP_GID_INDEX -m $MTU" ;;
+	*pingpong)
+		c="ibv_${TOOL/#pingpong/rc_pingpong} $dev-g $g -s $SIZE -n $ITERS"
+		[ "$TOOL" = ud_pingpong ] || c+=" -m $MTU"	# (UD: the port's MTU)
+		[ $CHECK = 1 ] && c+=" -c"
+		;;
+	integrity) c="iop-integrity $dev-g $g -m $MTU" ;;
+	rping)
+		# -V: each side checks every ping; -v prints each (the rows)
+		if [ "$role" = server ]; then c="rping -s -a $self"; else c="rping -c -a $other"; fi
+		echo "$c -C $ITERS -S $SIZE -V -v"
+		return
+		;;
+	ucmatose | udaddy)
+		c="$TOOL -c $QPS -C $ITERS -S $SIZE"
+		# a Linux listener bound to 0.0.0.0 (their default) takes no
+		# IPv6 request: the server binds to its IPv6 address
+		if [ "$role" = client ]; then
+			c+=" -s $other"
+		elif [ $IPV6 = 1 ]; then
+			c+=" -b $self"
+		fi
+		echo "$c"
+		return
+		;;
 	*)
-		local c="ib_$TOOL -d rxe0 -x \$IOP_GID_INDEX -F -n $ITERS -u $QPTO"
-		[ "$TOOL" = atomic_bw ] || c+=" -s $SIZE"
+		c="ib_$TOOL $dev-x $g -F -n $ITERS -u $QPTO"
+		case "$TOOL" in atomic_*) ;; *) c+=" -s $SIZE" ;; esac
 		case "$TOOL" in *_bw) c+=" --report_gbits" ;; esac
 		[ -n "$QPS" ] && c+=" -q $QPS"
 		[ $BIDIR = 1 ] && c+=" -b"
 		[ $RDMACM = 1 ] && c+=" -R"
-		echo "$c"
+		[ $CAS = 1 ] && c+=" -A CMP_AND_SWAP"
 		;;
 	esac
+	[ "$role" = client ] && c+=" $srv"
+	echo "$c"
+}
+# the VM's tool as a server (the rxe self-test's client adds its address)
+vm_tool() {
+	stock_cmd vm server
 }
 # ernic-testpmd's application arguments (same flags)
 us_tool() {
@@ -184,15 +312,18 @@ us_tool() {
 }
 
 CONSOLE=$OUT/peer-console.log
-US_OUT=$OUT/ernic-testpmd.out
+# our side's output: ernic-testpmd's, or with V the stock tool's stdout
+# (its rows) and stderr (the provider's and DPDK's lines) apart
+if [ $VERBS = 1 ]; then
+	US_NAME="$VBIN over libernic_verbs.so" US_OUT=$OUT/verbs-tool.out US_ERR=$OUT/verbs-tool.err
+else
+	US_NAME=ernic-testpmd US_OUT=$OUT/ernic-testpmd.out US_ERR=
+fi
 PCAP=$OUT/rocev2.pcap
 SCRIPT=$OUT/peer-cmd.sh
-[ $RDMACM = 1 ] && [ "$TOOL" = pingpong ] && iop_fail "$CASE: ibv_rc_pingpong has no rdma_cm mode"
+[ $RDMACM = 1 ] && [ $PINGPONG = 1 ] && iop_fail "$CASE: the ibv_*_pingpong tools have no rdma_cm mode"
 [ $RDMACM = 1 ] && [ "$TOOL" = integrity ] && iop_fail "$CASE: iop-integrity has no rdma_cm mode"
-# the client's server address: the side channel's, or with rdma_cm the
-# RoCE address itself (rdma_resolve_addr() on the RoCE interface)
-if [ $RDMACM = 1 ]; then SRV_US=$US_IP SRV_PEER=$PEER_IP; else SRV_US=$OOB_US SRV_PEER=$OOB_PEER; fi
-echo "case $CASE: $TOOL, path MTU $MTU, size $SIZE, $ITERS iterations${QPS:+, $QPS QPs}$([ $BIDIR = 1 ] && echo ", bidirectional")$([ $RDMACM = 1 ] && echo ", rdma_cm")$([ $XDP = 1 ] && echo ", net_af_xdp + XDP steering"), ernic-testpmd as $ROLE; accel $(iop_accel); results in $OUT"
+echo "case $CASE: $TOOL, path MTU $MTU, size $SIZE, $ITERS iterations${QPS:+, $QPS $([ $CMTOOL = 1 ] && echo connections || echo QPs)}$([ $BIDIR = 1 ] && echo ", bidirectional")$([ $RDMACM = 1 ] && echo ", rdma_cm")$([ $IPV6 = 1 ] && echo ", IPv6")$([ $CHECK = 1 ] && echo ", data checked")$([ $CAS = 1 ] && echo ", CMP_AND_SWAP")$([ $XDP = 1 ] && echo ", net_af_xdp + XDP steering"), $US_NAME as $ROLE; accel $(iop_accel); results in $OUT"
 
 # vm_job DIR SCRIPT: the case's tool in the VM (recorded in peer-cmd.sh),
 # at most the case's time limit; its id in VM_JOB
@@ -318,9 +449,9 @@ else
 		VM_OOB=$OOB_PEER/24
 	fi
 	# the VM for this case: eth0's MTU, the side channel, empty neighbour
-	# tables (each case resolves addresses as after a boot), no global
-	# IPv6 address
-	SETUP=("mtu=$LINK_MTU" "oob=$VM_OOB" ip6=none)
+	# tables (each case resolves addresses as after a boot), a global
+	# IPv6 address (2001:2::2, a GID of rxe0) only in the 6 cases
+	SETUP=("mtu=$LINK_MTU" "oob=$VM_OOB" "ip6=$([ $IPV6 = 1 ] && echo "$PEER_IP6/64" || echo none)")
 	[ "${IOP_STATIC_ARP:-0}" = 1 ] && SETUP+=("neigh=$US_IP@$US_MAC")
 	# (tshark starts meanwhile: the set-up sends no RoCE)
 	iop_capture "$RTAP" "$PCAP"
@@ -371,16 +502,68 @@ else
 		US_PID=$!
 		IOP_PIDS+=("$US_PID")
 	}
-	# us_listening SECONDS: until ernic-testpmd listens (or has ended):
-	# on the side channel's TCP port, or with rdma_cm once it says so
-	# (its port, which answers the VM's ARP, is up by then)
+	if [ $VERBS = 1 ]; then
+		# V: the provider's file is conf/verbs-rxe.ini with this case's
+		# port put in (the peer's tap; net_pcap at path MTU 4096) and
+		# lib.verbs at debug level (rdma_cm's calls and events, among
+		# them "rdma_listen(...): listening", which us_listening waits for)
+		VCONF=$OUT/verbs-rxe.ini
+		sed -e "s#^vdev = net_af_packet0,iface=rxepeer0,.*#vdev = $AFP#" \
+			-e "/^vdev = net_ernic0,/ { s#port=net_af_packet0,#port=${AFP%%,*},#; s#pmtu=1024\$#pmtu=$MTU# }" \
+			-e "/^args = / s#\$# --log-level=lib.verbs:debug#" "$IOP_CONF/verbs-rxe.ini" > "$VCONF"
+		grep -qx "vdev = $AFP" "$VCONF" &&
+			grep -qx "vdev = net_ernic0,port=${AFP%%,*},ip=$US_IP,ip6=$US_IP6,mac=$US_MAC,pmtu=$MTU" "$VCONF" &&
+			grep -q "^args = .*--log-level=lib.verbs:debug\$" "$VCONF" ||
+			iop_fail "$IOP_CONF/verbs-rxe.ini is not as run-case.sh expects it (the tap's and the RoCE port's vdev lines, [eal] args): see $VCONF"
+		# an ASan build of the library needs the sanitizer's runtime
+		# first in the stock program; the stock tools free little of
+		# what they take before they exit: no leak check on them (as
+		# test/verbs/common.sh's set_preload, here only in the tool's
+		# environment: the capture checks keep theirs)
+		VPRELOAD=$IOP_VERBS_LIB
+		VASAN=$(ldd "$IOP_VERBS_LIB" 2>/dev/null | awk '/libasan/ {print $3}')
+		V_ENV=(SOFTERNIC_CONFIG="$VCONF")
+		if [ -n "$VASAN" ]; then
+			VPRELOAD="$VASAN $IOP_VERBS_LIB"
+			V_ENV+=(ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0")
+		fi
+		V_ENV+=(LD_PRELOAD="$VPRELOAD")
+		read -r -a VARGS <<< "$(stock_cmd us "$ROLE")"
+		# glibc's getaddrinfo() (the rdma_cm tools' default hints,
+		# AI_ADDRCONFIG) refuses an IPv6 literal on a host without a
+		# global IPv6 address, and the namespace's taps have IPv6 off: a
+		# 2001:2::/48 address on its lo, which no frame carries (deleted
+		# with the case, iop_peer_reset_ns)
+		if [ $IPV6 = 1 ] && [ $RDMACM = 1 ]; then
+			ip -n "$IOP_NS" addr add 2001:2:0:ff::1/128 dev lo ||
+				iop_fail "cannot put 2001:2:0:ff::1 on the namespace's lo"
+		fi
+		start_us() {  # (the server's address is in VARGS)
+			{
+				echo "SOFTERNIC_CONFIG=$VCONF LD_PRELOAD=\"$VPRELOAD\" ${VARGS[*]}"
+				cat "$VCONF"
+			} | sed 's/^/# /' > "$US_ERR"
+			: > "$US_OUT"
+			timeout -k 3 "$TIMEOUT" ip netns exec "$IOP_NS" env "${V_ENV[@]}" "${VARGS[@]}" \
+				>> "$US_OUT" 2>> "$US_ERR" < /dev/null &
+			US_PID=$!
+			IOP_PIDS+=("$US_PID")
+		}
+	fi
+	# us_listening SECONDS: until our server listens (or has ended): on
+	# the side channel's TCP port, or with rdma_cm once it says so
+	# (ernic-testpmd, or the provider's rdma_listen() trace; the port,
+	# which answers the VM's ARP and neighbour solicitations, is up by
+	# then)
 	us_listening() {
 		local end=$((SECONDS + $1))
 		while [ $SECONDS -lt $end ] && kill -0 "$US_PID" 2>/dev/null; do
-			if [ $RDMACM = 1 ]; then
+			if [ $RDMACM = 1 ] && [ $VERBS = 1 ]; then
+				grep -aq '^softernic verbs: rdma_listen(.*: listening$' "$US_ERR" && return 0
+			elif [ $RDMACM = 1 ]; then
 				grep -aq 'Waiting for client to connect' "$US_OUT" && return 0
 			else
-				ip netns exec "$IOP_NS" ss -Hltn 'sport = :18515' | grep -q . && return 0
+				ip netns exec "$IOP_NS" ss -Hltn "sport = :$LPORT" | grep -q . && return 0
 			fi
 			sleep 0.1
 		done
@@ -394,9 +577,9 @@ else
 		# retry an unanswered address resolution
 		start_us
 		us_listening 30
-		vm_job "$PDIR" "iop-client 90 $(vm_tool) $SRV_US"
+		vm_job "$PDIR" "iop-client 90 $(stock_cmd vm client)"
 	else
-		vm_job "$PDIR" "iop-server $(vm_tool)"
+		vm_job "$PDIR" "IOP_PORT=$LPORT iop-server $(stock_cmd vm server)"
 		L=$(iop_wait_line "$PDIR" "^IOP-LISTENING|^IOP-DONE $VM_JOB " 90)
 		if [ "${L%% *}" = IOP-LISTENING ]; then
 			start_us "$SRV_PEER"
@@ -416,6 +599,7 @@ else
 	fi
 	iop_peer_logs "$OUT"
 	SRCS=(--require-src "$US_IP" --require-src "$PEER_IP")
+	[ $IPV6 = 1 ] && SRCS=(--require-src "$US_IP6" --require-src "$PEER_IP6")
 	read -r TX1 TXD1 RX1 RXD1 <<< "$(tapstats)"
 	TAPSTATS="to VM $((TX1 - TX0)) packets ($((TXD1 - TXD0)) dropped), from VM $((RX1 - RX0)) packets ($((RXD1 - RXD0)) dropped)"
 fi
@@ -425,7 +609,7 @@ T_RUN=$((SECONDS - T0))
 
 # ---------------------------------------------------------------- verdict
 FAILS=()
-[ "$US_RC" = 0 ] || FAILS+=("$([ "$ROLE" = rxe ] && echo "rxe client VM" || echo ernic-testpmd) rc=$US_RC$([ "$US_RC" = 124 ] && echo " (timeout)")")
+[ "$US_RC" = 0 ] || FAILS+=("$([ "$ROLE" = rxe ] && echo "rxe client VM" || echo "$US_NAME") rc=$US_RC$([ "$US_RC" = 124 ] && echo " (timeout)")")
 [ "$VM_RC" = 0 ] || FAILS+=("rxe $([ "$ROLE" = server ] && echo client || echo server) VM rc=$VM_RC$(
 	case "$VM_RC" in 97) echo " (it never ran, or the VM did not answer)" ;; 137) echo " (still running at the end: killed)" ;; esac)")
 [ -z "$LOST" ] || FAILS+=("$LOST")
@@ -447,17 +631,36 @@ if [ "$TOOL" = integrity ]; then
 	for f in "$US_OUT" "$CONSOLE"; do
 		grep -aq "^integrity: local QPN .*path MTU $TOOL_MTU" "$f" || FAILS+=("$(basename "$f"): no path MTU $TOOL_MTU line")
 	done
-elif [ "$TOOL" = pingpong ]; then
+elif [ $PINGPONG = 1 ]; then
 	if [ "$US_RC" = 0 ] && [ "$VM_RC" = 0 ]; then
 		grep -aq "$ITERS iters in" <<< "$CON" || FAILS+=("the VM printed no '$ITERS iters in' line")
-		grep -aq "$ITERS iters in" "$US_OUT" || FAILS+=("ernic-testpmd printed no '$ITERS iters in' line")
+		grep -aq "$ITERS iters in" "$US_OUT" || FAILS+=("$US_NAME printed no '$ITERS iters in' line")
+	fi
+elif [ "$TOOL" = rping ]; then
+	# -v: the client prints each ping it got back, the server each it
+	# got ("server ping data: ..."); -V failed either on a wrong byte
+	if [ "$US_RC" = 0 ] && [ "$VM_RC" = 0 ]; then
+		if [ "$ROLE" = client ]; then C_TXT=$(cat "$US_OUT") S_TXT=$CON; else C_TXT=$CON S_TXT=$(cat "$US_OUT"); fi
+		N_C=$(grep -acE '^ping data: rdma-ping-[0-9]+: ' <<< "$C_TXT")
+		N_S=$(grep -acE '^server ping data: rdma-ping-[0-9]+: ' <<< "$S_TXT")
+		[ "$N_C" -ge "$ITERS" ] || FAILS+=("the rping client printed $N_C of $ITERS pings")
+		[ "$N_S" -ge "$ITERS" ] || FAILS+=("the rping server printed $N_S of $ITERS pings")
+	fi
+elif [ $CMTOOL = 1 ]; then
+	# ucmatose, udaddy: every connection's messages each way, then
+	# "return status 0" (both print it only when everything completed)
+	if [ "$US_RC" = 0 ] && [ "$VM_RC" = 0 ]; then
+		for f in "$CONSOLE" "$US_OUT"; do
+			grep -aq '^data transfers complete' "$f" || FAILS+=("$(basename "$f"): no 'data transfers complete'")
+			grep -aq '^return status 0' "$f" || FAILS+=("$(basename "$f"): no 'return status 0'")
+		done
 	fi
 else
 	if [ "$US_RC" = 0 ] && [ "$VM_RC" = 0 ]; then
 		for f in "$CONSOLE" "$US_OUT"; do
 			grep -aqE "Mtu +: $TOOL_MTU\[B\]" "$f" || FAILS+=("$(basename "$f"): no 'Mtu : $TOOL_MTU[B]' line")
-			# read_lat: only the client measures and prints a row
-			if [ "$TOOL" = read_lat ]; then
+			# read_lat, atomic_lat: only the client measures and prints a row
+			if [ "$TOOL" = read_lat ] || [ "$TOOL" = atomic_lat ]; then
 				case "$ROLE:$f" in client:"$CONSOLE" | server:"$US_OUT" | rxe:"$CONSOLE") continue ;; esac
 			fi
 			grep -aqE "^ *$SIZE +[0-9]+ +[0-9.]+" "$f" || FAILS+=("$(basename "$f"): no result row for $SIZE bytes")
@@ -468,8 +671,15 @@ fi
 "$PCAPCHECK" --min 4 --no-srx "${SRCS[@]}" "$PCAP" > "$OUT/pcap-icrc.txt" 2>&1 || FAILS+=("pcap ICRC/parse check")
 iop_tshark_check "$PCAP" > "$OUT/pcap-tshark.txt" 2>&1 || FAILS+=("tshark decode check")
 if [ $RDMACM = 1 ] && [ "$ROLE" != rxe ]; then
-	# both connections (comm and test QPs) set up and torn down with CM MADs
-	iop_cm_check "$PCAP" $((1 + ${QPS:-1})) > "$OUT/pcap-cm.txt" 2>&1 || FAILS+=("rdma_cm MAD check")
+	# perftest: both connections (comm and test QPs) set up and torn down
+	# with CM MADs; rping one, ucmatose one a QP; udaddy's resolved (SIDR)
+	case "$TOOL" in
+	rping) CM_N=(1) ;;
+	ucmatose) CM_N=("$QPS") ;;
+	udaddy) CM_N=("$QPS" sidr) ;;
+	*) CM_N=($((1 + ${QPS:-1}))) ;;
+	esac
+	iop_cm_check "$PCAP" "${CM_N[@]}" > "$OUT/pcap-cm.txt" 2>&1 || FAILS+=("rdma_cm MAD check")
 fi
 if [ $XDP = 1 ]; then
 	# net_ernic published its address with ARP (no kernel address), the
@@ -523,12 +733,17 @@ COUNTERS=$(grep -a '^IOP-COUNTERS' <<< "$CON" | sed 's/^IOP-COUNTERS *//')
 	echo "case: $CASE"
 	echo "result: $([ ${#FAILS[@]} = 0 ] && echo PASS || echo FAIL)"
 	echo "seconds: $T_RUN (peer: ${PEER_NOTE:-never came up})"
-	echo "ernic-testpmd rc: $US_RC   rxe VM rc: $VM_RC"
+	echo "$US_NAME rc: $US_RC   rxe VM rc: $VM_RC"
 	echo "rxe counters: ${COUNTERS:-none}"
 	[ -n "${TAPSTATS:-}" ] && echo "tap: $TAPSTATS"
 	[ -n "${XDPCNT:-}" ] && echo "xdp: ${XDPCNT#XDP program }; kernel IP InAddrErrors $INADDR0 -> $INADDR1, TCP InSegs +$((TCPIN1 - TCPIN0))"
-	grep -aE '^ *[0-9]+ +[0-9]+ +[0-9.]+|iters in|bytes in' "$US_OUT" | sed 's/^/ours: /' | head -5
-	grep -aE '^ *[0-9]+ +[0-9]+ +[0-9.]+|iters in|bytes in' <<< "$CON" | sed 's/^/rxe:  /' | head -5
+	ROWS='^ *[0-9]+ +[0-9]+ +[0-9.]+|iters in|bytes in|^return status'
+	grep -aE "$ROWS" "$US_OUT" | sed 's/^/ours: /' | head -5
+	grep -aE "$ROWS" <<< "$CON" | sed 's/^/rxe:  /' | head -5
+	if [ "$TOOL" = rping ]; then
+		echo "ours: $(grep -acE '^(server )?ping data: rdma-ping-' "$US_OUT") pings printed"
+		echo "rxe:  $(grep -acE '^(server )?ping data: rdma-ping-' <<< "$CON") pings printed"
+	fi
 	if [ "$TOOL" = integrity ]; then
 		grep -aE '^integrity: (PASS|FAIL|[0-9]+ )' "$US_OUT" | sed 's/^/ours: /'
 		grep -aE '^integrity: (PASS|FAIL|[0-9]+ )' <<< "$CON" | sed 's/^/rxe:  /'
@@ -545,8 +760,12 @@ if [ ${#FAILS[@]} = 0 ]; then
 fi
 echo
 for f in "${FAILS[@]}"; do echo "FAIL: $f"; done
-echo "==================== ernic-testpmd output ($US_OUT) ===================="
+echo "==================== $US_NAME output ($US_OUT) ===================="
 tail -n 80 "$US_OUT"
+if [ -n "$US_ERR" ]; then
+	echo "==================== its stderr ($US_ERR) ===================="
+	tail -n 60 "$US_ERR"
+fi
 echo "==================== peer console: the case's jobs ($CONSOLE) ===================="
 tail -n 120 <<< "$CON"
 echo "==================== peer kernel log during the case ($OUT/peer-kernel.log) ===================="

@@ -116,6 +116,7 @@ test_every_sample_loads(void)
 		"memif-pair.ini", "dcqcn.ini", "selective-repeat.ini",
 		/* the verbs provider's: their values in test_verbs_config */
 		"verbs-loopback.ini", "verbs-pair-a.ini", "verbs-pair-b.ini",
+		"verbs-rxe.ini",
 	};
 	struct app_config c;
 	struct dirent *de;

@@ -124,6 +124,39 @@ test_pair_samples(void)
 }
 
 static void
+test_rxe_sample(void)
+{
+	struct ernic_env_config c;
+	struct ev_settings s;
+	char buf[64];
+
+	CU_ASSERT_FATAL(ev_settings_load(conf_path("verbs-rxe.ini"), &c, &s,
+					 err, sizeof(err)) == 0);
+	CU_ASSERT_FATAL(c.nb_ports == 2);
+	/* the peer VM's tap (conf/rxe-peer.ini's), ernic0 on it */
+	CU_ASSERT(strncmp(c.ports[0].vdev, "net_af_packet0,", 15) == 0);
+	CU_ASSERT(strcmp(devarg(c.ports[0].vdev, "iface", buf, sizeof(buf)),
+			 "rxepeer0") == 0);
+	CU_ASSERT(strncmp(c.ports[1].vdev, "net_ernic0,", 11) == 0);
+	CU_ASSERT(strcmp(devarg(c.ports[1].vdev, "port", buf, sizeof(buf)),
+			 "net_af_packet0") == 0);
+	/* the VM's static ARP entry expects this address and MAC */
+	CU_ASSERT(strcmp(devarg(c.ports[1].vdev, "ip", buf, sizeof(buf)),
+			 "198.18.0.1") == 0);
+	CU_ASSERT(strcmp(devarg(c.ports[1].vdev, "mac", buf, sizeof(buf)),
+			 "02:00:c6:12:00:01") == 0);
+	/* GID index 2: an address of 2001:2::/48 */
+	CU_ASSERT(strncmp(devarg(c.ports[1].vdev, "ip6", buf, sizeof(buf)),
+			  "2001:2::", 8) == 0);
+	/* net_af_packet receives 1518-byte frames at most */
+	CU_ASSERT(strcmp(devarg(c.ports[1].vdev, "pmtu", buf, sizeof(buf)),
+			 "1024") == 0);
+	CU_ASSERT(strstr(c.eal_args, "--no-shconf") != NULL);
+	CU_ASSERT(s.progress == EV_PROGRESS_ADAPTIVE);
+	CU_ASSERT(s.link_wait_ms == 5000);
+}
+
+static void
 test_defaults_and_other_sections(void)
 {
 	struct ernic_env_config c;
@@ -226,6 +259,7 @@ suite_fini(void)
 static CU_TestInfo verbs_config_tests[] = {
 	{ "conf/verbs-loopback.ini", test_loopback_sample },
 	{ "conf/verbs-pair-a.ini and -b.ini", test_pair_samples },
+	{ "conf/verbs-rxe.ini", test_rxe_sample },
 	{ "defaults, every key, [test] left alone",
 	  test_defaults_and_other_sections },
 	{ "bad values: the specific error", test_bad_values },

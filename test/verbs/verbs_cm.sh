@@ -99,6 +99,15 @@ client() {
 	crc=$?
 }
 
+# rows FILE: a tool's output (stdout and stderr in one file) without the
+# line DPDK 22.11's memif logs on stderr now and then when the other end
+# goes (doc/guides/verbs.rst, "Known issues"): unbuffered, it can land
+# inside the tool's last row ("... 0.054930EAL: Error: Invalid memory"),
+# which then matched no row pattern
+rows() {
+	sed 's/EAL: Error: Invalid memory$//' "$1"
+}
+
 # pair NAME S_REGEX C_REGEX "SERVER CMD" "CLIENT CMD": both exit 0, and
 # each output has a line matching its regex ("." for none needed)
 pair() {
@@ -120,9 +129,9 @@ pair() {
 	spid=
 	if [ $src -ne 0 ] || [ $crc -ne 0 ]; then
 		fail "$name: exit status server $src, client $crc"
-	elif ! grep -qE "$sre" "$tmp/s.out"; then
+	elif ! rows "$tmp/s.out" | grep -qE "$sre"; then
 		fail "$name: the server did not print /$sre/"
-	elif ! grep -qE "$cre" "$tmp/c.out"; then
+	elif ! rows "$tmp/c.out" | grep -qE "$cre"; then
 		fail "$name: the client did not print /$cre/"
 	else
 		echo "ok: $name"
