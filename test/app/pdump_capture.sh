@@ -74,10 +74,11 @@ preload="${preload# }${preload:+ }$so"
 [ "$preload" = "$so" ] || echo "note: preloading $preload"
 supp=$(cd "$(dirname "$0")" && pwd)/lsan-dumpcap.supp
 # dpdk-dumpcap as a secondary of the primary: env execs timeout, which
-# forwards SIGINT, so "${dumpcap[@]} ... &" leaves in $! the process to stop
-dumpcap=(env LD_PRELOAD="$preload"
-	LSAN_OPTIONS="${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$supp"
-	timeout 90 dpdk-dumpcap --file-prefix "$prefix")
+# forwards SIGINT, so "${dumpcap[@]} ... &" leaves in $! the process to
+# stop; the port listing gets a shorter limit
+dumpcap_env=(env LD_PRELOAD="$preload"
+	LSAN_OPTIONS="${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$supp")
+dumpcap=("${dumpcap_env[@]}" timeout 90 dpdk-dumpcap --file-prefix "$prefix")
 
 # wait_for FILE PATTERN SECONDS: until FILE holds a line matching PATTERN
 wait_for() {
@@ -112,7 +113,7 @@ if ! wait_for "$work/testpmd.log" "ernic> " 30 || ! kill -0 "$pid" 2>/dev/null; 
 	exit 1
 fi
 for _ in $(seq 1 10); do
-	env LD_PRELOAD="$preload" timeout 20 dpdk-dumpcap --file-prefix "$prefix" \
+	"${dumpcap_env[@]}" timeout 20 dpdk-dumpcap --file-prefix "$prefix" \
 		-D >"$work/list.txt" 2>&1 &&
 		grep -q net_ernic_lb0 "$work/list.txt" && break
 	sleep 0.2
