@@ -294,6 +294,28 @@ roce_key_check_remote_fill(const struct roce_device *dev,
 /* Memory regions                                                     */
 /* ------------------------------------------------------------------ */
 
+/* A region of @p pd over @p length bytes at @p addr, seen at @p va. */
+static struct roce_mr *
+mr_new(struct roce_pd *pd, void *addr, uint64_t va, size_t length, int access)
+{
+	struct roce_mr *mr;
+
+	mr = rte_zmalloc_socket("roce_mr", sizeof(*mr), 0,
+				pd->dev->cfg.socket_id);
+	if (mr == NULL) {
+		rte_errno = ENOMEM;
+		return NULL;
+	}
+	mr->pd = pd;
+	mr->addr = addr;
+	mr->length = length;
+	mr->va = va;
+	mr->iova = roce_txbuf_range_iova(addr, length);
+	mr->msl = roce_txbuf_range_msl(addr);
+	mr->access = access;
+	return mr;
+}
+
 static int
 mr_check_access(int access)
 {
@@ -412,18 +434,9 @@ roce_reg_mr_iova(struct roce_pd *pd, void *addr, size_t length, uint64_t va,
 		return NULL;
 	}
 	dev = pd->dev;
-	mr = rte_zmalloc_socket("roce_mr", sizeof(*mr), 0, dev->cfg.socket_id);
-	if (mr == NULL) {
-		rte_errno = ENOMEM;
+	mr = mr_new(pd, addr, va, length, access);
+	if (mr == NULL)
 		return NULL;
-	}
-	mr->pd = pd;
-	mr->addr = addr;
-	mr->length = length;
-	mr->va = va;
-	mr->iova = roce_txbuf_range_iova(addr, length);
-	mr->msl = roce_txbuf_range_msl(addr);
-	mr->access = access;
 
 	idx = key_slot_lock(dev);
 	if (idx == 0) {
@@ -953,18 +966,9 @@ roce_reg_mr_fixed(struct roce_pd *pd, uint32_t index, uint8_t key, void *host,
 		return NULL;
 	}
 	dev = pd->dev;
-	mr = rte_zmalloc_socket("roce_mr", sizeof(*mr), 0, dev->cfg.socket_id);
-	if (mr == NULL) {
-		rte_errno = ENOMEM;
+	mr = mr_new(pd, host, va, length, access);
+	if (mr == NULL)
 		return NULL;
-	}
-	mr->pd = pd;
-	mr->addr = host;
-	mr->length = length;
-	mr->va = va;
-	mr->iova = roce_txbuf_range_iova(host, length);
-	mr->msl = roce_txbuf_range_msl(host);
-	mr->access = access;
 	mr->index = index;
 	mr->lkey = mr->rkey = index << 8 | key;
 
