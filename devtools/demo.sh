@@ -105,7 +105,8 @@ run_main_job() {
 # them and perftest's TCP side channel on 127.0.0.1. The server's table is
 # the same as the client's: only the client's is shown.
 run_stock_tool() {
-	local lib=$build_dir/lib/verbs/libernic_verbs.so port=$((20000 + $$ % 20000))
+	# the side channel's port lies below the ephemeral range (32768-60999)
+	local lib=$build_dir/lib/verbs/libernic_verbs.so port=$((10000 + $$ % 20000))
 	local out spid rc=0
 
 	echo "demo: Debian's ib_write_bw, unmodified, between two processes over libernic_verbs.so (4 KiB)"

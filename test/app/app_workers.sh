@@ -87,7 +87,8 @@ for mode in write_bw send_bw; do
 done
 
 # the check finds a wrong byte: the client sends 0x5a everywhere
-port=$((20000 + $$ % 20000))
+# below the ephemeral range (32768-60999): no earlier client holds it
+port=$((10000 + $$ % 20000))
 common=(-l 0 --no-huge -m 512 --no-shconf --no-pci --no-telemetry
 	--log-level=lib.eal:error --log-level=pmd.net.memif:error)
 timeout 60 "$bin" "${common[@]}" --file-prefix=app-workers-s$$ \

@@ -74,6 +74,15 @@ pair_link() {
 	nsx=(ip netns exec "$pair_ns")
 }
 
+# side_port_base: the first of this run's TCP ports for the tools' side
+# channel, 10000-29999 by the shell's pid. Below Linux's ephemeral range
+# (32768-60999, a new namespace's default): a port there may be the source
+# port of an earlier case's client, whose TIME_WAIT socket (no
+# SO_REUSEADDR) makes the next server's bind fail ("Couldn't listen").
+side_port_base() {
+	echo $((10000 + $$ % 20000))
+}
+
 # pair_link_cleanup: remove what pair_link made
 pair_link_cleanup() {
 	[ -n "${pair_ns:-}" ] && ip netns del "$pair_ns" 2>/dev/null

@@ -55,7 +55,7 @@ if [ "$(id -u)" = 0 ]; then
 else
 	tel=${XDG_RUNTIME_DIR:-/tmp}/dpdk/$prefix/dpdk_telemetry.v2
 fi
-port=$((20000 + $$ % 20000))
+port=$(side_port_base)
 wall=${VERBS_CASE_TIMEOUT:-60}
 fails=0
 cases=0

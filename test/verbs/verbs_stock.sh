@@ -38,7 +38,7 @@ cleanup() {
 trap cleanup EXIT
 pair_link "$tmp"
 # the side channel's TCP port: one of this run's own a case
-port=$((20000 + $$ % 20000))
+port=$(side_port_base)
 wall=${VERBS_CASE_TIMEOUT:-60}
 fails=0
 cases=0
