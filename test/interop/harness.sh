@@ -374,6 +374,44 @@ iop_cm_check() {
 		}' <<< "$out"
 }
 
+# iop_feature_check PCAP PASSIVE_IP: the capture of an iop-integrity -f
+# case (run-case.sh, option f) holds each feature's opcode (BTH, hex):
+# 0b RDMA WRITE Only with Immediate, 09 RDMA WRITE Last with Immediate,
+# 05 SEND Only with Immediate, 03 SEND Last with Immediate, 17 SEND Only
+# with Invalidate, 13 CmpSwap, 14 FetchAdd, 12 Atomic Acknowledge; and,
+# from the passive side, at least one RNR NAK (AETH syndrome 001xxxxx) and
+# a remote access error NAK (syndrome 0x62).
+iop_feature_check() {
+	local pcap=$1 passive=$2 out
+	out=$(tshark -r "$pcap" -Y 'infiniband.bth.opcode' -T fields \
+		-e ip.src -e infiniband.bth.opcode -e infiniband.aeth.syndrome 2>/dev/null)
+	# tshark prints both fields in decimal
+	awk -F'\t' -v passive="$passive" '
+		NF >= 2 {
+			op[$2]++
+			if ($1 == passive && $3 != "") {
+				syn = $3 + 0
+				if (int(syn / 32) == 1) rnr++
+				if (syn == 98) acc++
+			}
+		}
+		END {
+			nt = split("11 WRITE_ONLY_IMM 9 WRITE_LAST_IMM 5 SEND_ONLY_IMM 3 SEND_LAST_IMM 23 SEND_ONLY_INV 19 CMP_SWAP 20 FETCH_ADD 18 ATOMIC_ACK", t, " ")
+			line = "features:"
+			bad = 0
+			for (i = 1; i < nt; i += 2) {
+				line = line sprintf(" %s=%d", t[i + 1], op[t[i]] + 0)
+				if (op[t[i]] + 0 == 0) { miss = miss " " t[i + 1]; bad = 1 }
+			}
+			print line sprintf(" rnr_nak=%d access_nak=%d (from %s)", rnr + 0, acc + 0, passive)
+			if (miss != "") print "features: FAIL: no frame of" miss
+			if (rnr + 0 == 0) { print "features: FAIL: no RNR NAK from " passive; bad = 1 }
+			if (acc + 0 == 0) { print "features: FAIL: no remote access NAK from " passive; bad = 1 }
+			if (!bad) print "features: every opcode seen, RNR NAKs and the remote access NAK from the passive side"
+			exit bad
+		}' <<< "$out"
+}
+
 # ---------------------------------------------------------------- VMs
 # iop_vm DIR NAME TAP IP/LEN MAC MTU SECONDS [OOBTAP OOBIP/LEN]
 # Boots a peer VM in IOP_NS in the background, killed after SECONDS. Its

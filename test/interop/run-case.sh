@@ -40,6 +40,19 @@
 #         GID index 2) and 2001:2::2 (the VM's eth0, IOP_GID6_INDEX)
 #         c  (pingpongs, with V) -c: each side checks every received byte
 #         cas (atomic tools, with V) CMP_AND_SWAP instead of FETCH_AND_ADD
+#         iN (perftest) -I N on both sides: messages up to N bytes inline
+#         wN our net_ernic port has N workers (workers=N; ernic-testpmd
+#         spreads its QPs over them): each worker must have sent RoCE
+#         frames (--xstats, worker<i>_tx_roce) and, the tap's port having
+#         one queue, which worker 0 reads, frames for the other workers'
+#         QPs must have been handed to them (rx_roce_handoff)
+#         f  (integrity, with V: iop-integrity on both sides) -f, the
+#         feature phases after the data checks: WRITE and SEND with
+#         immediate, inline SENDs, a type 2 window and SEND with
+#         invalidate, FETCH_ADD and CMP_AND_SWAP results compared, SENDs
+#         before their receives (RNR) and a refused WRITE through the
+#         invalidated window; the capture must show those opcodes, RNR
+#         NAKs and a remote access NAK from the passive side
 #   ROLE  our role: client (ernic-testpmd connects to the VM's server) or
 #         server (the VM's client connects to ernic-testpmd); rxe: both ends
 #         are rxe VMs on a bridge (the harness self-test, no ernic-testpmd)
@@ -82,12 +95,15 @@ case "$MTU" in
 *) iop_fail "MTU $MTU in $CASE: 1024 or 4096" ;;
 esac
 case "$ROLE" in client | server | rxe) ;; *) iop_fail "role $ROLE in $CASE: client, server or rxe" ;; esac
-SIZE= QPS= BIDIR=0 ITERS= RDMACM=0 XDP=0 XDP_SHARED=0 VERBS=0 IPV6=0 CHECK=0 CAS=0
+SIZE= QPS= BIDIR=0 ITERS= RDMACM=0 XDP=0 XDP_SHARED=0 VERBS=0 IPV6=0 CHECK=0 CAS=0 FEAT=0
+INLINE= WORKERS=1
 for o in ${OPTS//+/ }; do
 	case "$o" in
 	s[0-9]*) SIZE=${o#s} ;;
 	q[0-9]*) QPS=${o#q} ;;
 	n[0-9]*) ITERS=${o#n} ;;
+	i[0-9]*) INLINE=${o#i} ;;
+	w[0-9]*) WORKERS=${o#w} ;;
 	b) BIDIR=1 ;;
 	R) RDMACM=1 ;;
 	xdp) XDP=1 ;;
@@ -96,6 +112,7 @@ for o in ${OPTS//+/ }; do
 	6) IPV6=1 ;;
 	c) CHECK=1 ;;
 	cas) CAS=1 ;;
+	f) FEAT=1 ;;
 	d) ;;
 	*) iop_fail "option $o in $CASE" ;;
 	esac
@@ -115,7 +132,13 @@ esac
 [ $CHECK = 0 ] || { [ $VERBS = 1 ] && [ $PINGPONG = 1 ]; } || iop_fail "$CASE: c is -c of the pingpongs with V"
 [ $CAS = 0 ] || { [ $VERBS = 1 ] && [[ $TOOL == atomic_* ]]; } || iop_fail "$CASE: cas is for the atomic tools with V"
 [ $VERBS = 0 ] || [ $XDP = 0 ] || iop_fail "$CASE: V with xdp/xs is not a case"
-[ $VERBS = 0 ] || [ "$TOOL" != integrity ] || iop_fail "$CASE: iop-integrity has no stock counterpart for V"
+[ $FEAT = 0 ] || { [ $VERBS = 1 ] && [ "$TOOL" = integrity ]; } || iop_fail "$CASE: f is iop-integrity's -f, with V"
+[ -z "$INLINE" ] || [[ $TOOL == *_bw || $TOOL == *_lat ]] || iop_fail "$CASE: iN is perftest's -I"
+# a verbs program's QPs share its CQs, and a CQ lives on one worker: the
+# provider puts them all on it (doc/guides/verbs.rst); ernic-testpmd
+# spreads its QPs over the workers
+[ "$WORKERS" = 1 ] || { [ $VERBS = 0 ] && [ "$TOOL" != integrity ] && [ "$ROLE" != rxe ]; } ||
+	iop_fail "$CASE: wN is for ernic-testpmd's perftest modes"
 [ $CMTOOL = 0 ] || [ $BIDIR = 0 ] || iop_fail "$CASE: $TOOL has no bidirectional mode"
 [ $VERBS = 0 ] || [ "$ROLE" != rxe ] || iop_fail "$CASE: V is our side's tool; the rxe self-test has none"
 # perftest 4.5 (Debian 12) with -R: rdma_getaddrinfo() with AF_INET hints,
@@ -178,6 +201,8 @@ if [ $VERBS = 1 ]; then
 	case "$TOOL" in
 	pingpong) VBIN=ibv_rc_pingpong ;;
 	*pingpong) VBIN=ibv_$TOOL ;;
+	# the VM's data-integrity peer, built here against libibverbs
+	integrity) VBIN=${IOP_INTEGRITY:-} ;;
 	*_bw | *_lat) VBIN=ib_$TOOL ;;
 	*) VBIN=$TOOL ;;
 	esac
@@ -185,6 +210,7 @@ if [ $VERBS = 1 ]; then
 	[ -r "$IOP_VERBS_LIB" ] || iop_fail "IOP_VERBS_LIB=$IOP_VERBS_LIB is not readable"
 	IOP_CONF=${IOP_CONF:-$(cd "$HERE/../../conf" && pwd)}
 	[ -r "$IOP_CONF/verbs-rxe.ini" ] || iop_fail "IOP_CONF=$IOP_CONF has no verbs-rxe.ini"
+	[ -n "$VBIN" ] || iop_missing "IOP_INTEGRITY is not set: iop-integrity was not built (libibverbs-dev)"
 	command -v "$VBIN" > /dev/null ||
 		iop_missing "no $VBIN here (devtools/deps.sh interop: ibverbs-utils, perftest, rdmacm-utils)"
 fi
@@ -257,7 +283,11 @@ stock_cmd() {
 		[ "$TOOL" = ud_pingpong ] || c+=" -m $MTU"	# (UD: the port's MTU)
 		[ $CHECK = 1 ] && c+=" -c"
 		;;
-	integrity) c="iop-integrity $dev-g $g -m $MTU" ;;
+	integrity)
+		if [ "$who" = vm ]; then c=iop-integrity; else c="$VBIN" dev="-d ernic0 "; fi
+		c+=" $dev-g $g -m $MTU"
+		[ $FEAT = 1 ] && c+=" -f"
+		;;
 	rping)
 		# -V: each side checks every ping; -v prints each (the rows)
 		if [ "$role" = server ]; then c="rping -s -a $self"; else c="rping -c -a $other"; fi
@@ -281,6 +311,7 @@ stock_cmd() {
 		case "$TOOL" in atomic_*) ;; *) c+=" -s $SIZE" ;; esac
 		case "$TOOL" in *_bw) c+=" --report_gbits" ;; esac
 		[ -n "$QPS" ] && c+=" -q $QPS"
+		[ -n "$INLINE" ] && c+=" -I $INLINE"
 		[ $BIDIR = 1 ] && c+=" -b"
 		[ $RDMACM = 1 ] && c+=" -R"
 		[ $CAS = 1 ] && c+=" -A CMP_AND_SWAP"
@@ -305,8 +336,11 @@ us_tool() {
 		[ "$TOOL" = atomic_bw ] || a+=(-s "$SIZE")
 		case "$TOOL" in *_bw) a+=(--report_gbits) ;; esac
 		[ -n "$QPS" ] && a+=(-q "$QPS")
+		[ -n "$INLINE" ] && a+=(-I "$INLINE")
 		[ $BIDIR = 1 ] && a+=(-b)
 		[ $RDMACM = 1 ] && a+=(-R)
+		# the per-worker counters, checked below
+		[ "$WORKERS" = 1 ] || a+=(--xstats)
 	fi
 	echo "${a[@]}"
 }
@@ -323,7 +357,7 @@ PCAP=$OUT/rocev2.pcap
 SCRIPT=$OUT/peer-cmd.sh
 [ $RDMACM = 1 ] && [ $PINGPONG = 1 ] && iop_fail "$CASE: the ibv_*_pingpong tools have no rdma_cm mode"
 [ $RDMACM = 1 ] && [ "$TOOL" = integrity ] && iop_fail "$CASE: iop-integrity has no rdma_cm mode"
-echo "case $CASE: $TOOL, path MTU $MTU, size $SIZE, $ITERS iterations${QPS:+, $QPS $([ $CMTOOL = 1 ] && echo connections || echo QPs)}$([ $BIDIR = 1 ] && echo ", bidirectional")$([ $RDMACM = 1 ] && echo ", rdma_cm")$([ $IPV6 = 1 ] && echo ", IPv6")$([ $CHECK = 1 ] && echo ", data checked")$([ $CAS = 1 ] && echo ", CMP_AND_SWAP")$([ $XDP = 1 ] && echo ", net_af_xdp + XDP steering"), $US_NAME as $ROLE; accel $(iop_accel); results in $OUT"
+echo "case $CASE: $TOOL, path MTU $MTU, size $SIZE, $ITERS iterations${QPS:+, $QPS $([ $CMTOOL = 1 ] && echo connections || echo QPs)}$([ $BIDIR = 1 ] && echo ", bidirectional")$([ $RDMACM = 1 ] && echo ", rdma_cm")$([ $IPV6 = 1 ] && echo ", IPv6")$([ $CHECK = 1 ] && echo ", data checked")$([ $CAS = 1 ] && echo ", CMP_AND_SWAP")$([ $FEAT = 1 ] && echo ", feature phases")${INLINE:+, inline up to $INLINE B}$([ "$WORKERS" != 1 ] && echo ", $WORKERS workers")$([ $XDP = 1 ] && echo ", net_af_xdp + XDP steering"), $US_NAME as $ROLE; accel $(iop_accel); results in $OUT"
 
 # vm_job DIR SCRIPT: the case's tool in the VM (recorded in peer-cmd.sh),
 # at most the case's time limit; its id in VM_JOB
@@ -483,6 +517,7 @@ else
 	*) iop_fail "IOP_PORT=$PORTDRV: af_packet or pcap" ;;
 	esac
 	ERNIC="net_ernic0,port=${AFP%%,*},ip=$US_IP,mac=$US_MAC,pmtu=$MTU"
+	[ "$WORKERS" = 1 ] || ERNIC+=",workers=$WORKERS"
 	EAL=(-l 0 --no-huge -m 512 --no-pci --no-shconf --no-telemetry --log-level=pmd.net.ernic:info
 		"--vdev=$AFP" "--vdev=$ERNIC")
 	read -r -a UARGS <<< "$(us_tool) ${IOP_US_EXTRA:-}"
@@ -624,13 +659,28 @@ if [ "$TOOL" = integrity ]; then
 	# (of the WRITE, READ and SEND data), and at the agreed path MTU
 	I_US=$(grep -a '^integrity: PASS' "$US_OUT" | tail -1)
 	I_VM=$(grep -a '^integrity: PASS' <<< "$CON" | tail -1)
-	[ -n "$I_US" ] || FAILS+=("ernic-testpmd printed no 'integrity: PASS' line")
+	[ -n "$I_US" ] || FAILS+=("$US_NAME printed no 'integrity: PASS' line")
 	[ -n "$I_VM" ] || FAILS+=("iop-integrity printed no 'integrity: PASS' line")
 	[ -z "$I_US" ] || [ -z "$I_VM" ] || [ "$I_US" = "$I_VM" ] ||
 		FAILS+=("the checksums differ: ours '$I_US', the VM's '$I_VM'")
 	for f in "$US_OUT" "$CONSOLE"; do
 		grep -aq "^integrity: local QPN .*path MTU $TOOL_MTU" "$f" || FAILS+=("$(basename "$f"): no path MTU $TOOL_MTU line")
 	done
+	if [ $FEAT = 1 ]; then
+		# the same line on both sides: the passive side's buffer
+		# checked byte by byte, the checksums and the atomic agree
+		F_US=$(grep -a '^integrity: features PASS' "$US_OUT" | tail -1)
+		F_VM=$(grep -a '^integrity: features PASS' <<< "$CON" | tail -1)
+		[ -n "$F_US" ] || FAILS+=("$US_NAME printed no 'integrity: features PASS' line")
+		[ -n "$F_VM" ] || FAILS+=("iop-integrity in the VM printed no 'integrity: features PASS' line")
+		[ -z "$F_US" ] || [ -z "$F_VM" ] || [ "$F_US" = "$F_VM" ] ||
+			FAILS+=("the feature results differ: ours '$F_US', the VM's '$F_VM'")
+		# the passive side (the one without SERVER) answered the RNR
+		# NAKs and the remote access NAK
+		if [ "$ROLE" = client ]; then PASSIVE=$PEER_IP; else PASSIVE=$US_IP; fi
+		iop_feature_check "$PCAP" "$PASSIVE" > "$OUT/pcap-features.txt" 2>&1 ||
+			FAILS+=("feature opcodes/NAKs in the capture (pcap-features.txt)")
+	fi
 elif [ $PINGPONG = 1 ]; then
 	if [ "$US_RC" = 0 ] && [ "$VM_RC" = 0 ]; then
 		grep -aq "$ITERS iters in" <<< "$CON" || FAILS+=("the VM printed no '$ITERS iters in' line")
@@ -727,6 +777,20 @@ if [ $XDP = 1 ]; then
 	fi
 	[ "$INADDR1" = "$INADDR0" ] || FAILS+=("the kernel got frames for $US_IP (IP InAddrErrors $INADDR0 -> $INADDR1)")
 fi
+if [ "$WORKERS" != 1 ] && [ "$US_RC" = 0 ]; then
+	# every worker of the port sent RoCE for its QPs; the one RX queue
+	# (worker 0's) handed the others' frames over
+	xstat() { awk -v n="$1" '$1 == "xstat" && $2 == "net_ernic0" && $3 == n { print $4 }' "$US_OUT"; }
+	W_STATS=
+	for ((w = 0; w < WORKERS; w++)); do
+		v=$(xstat "worker${w}_tx_roce")
+		W_STATS+=" worker${w}_tx_roce=${v:-0}"
+		[ "${v:-0}" -gt 0 ] || FAILS+=("worker $w of net_ernic0 sent no RoCE frame (--xstats)")
+	done
+	v=$(xstat rx_roce_handoff)
+	W_STATS+=" worker0_rx_roce=$(xstat worker0_rx_roce) rx_roce_handoff=${v:-0}"
+	[ "${v:-0}" -gt 0 ] || FAILS+=("no RoCE frame was handed from worker 0 to another worker (rx_roce_handoff)")
+fi
 COUNTERS=$(grep -a '^IOP-COUNTERS' <<< "$CON" | sed 's/^IOP-COUNTERS *//')
 
 {
@@ -736,6 +800,7 @@ COUNTERS=$(grep -a '^IOP-COUNTERS' <<< "$CON" | sed 's/^IOP-COUNTERS *//')
 	echo "$US_NAME rc: $US_RC   rxe VM rc: $VM_RC"
 	echo "rxe counters: ${COUNTERS:-none}"
 	[ -n "${TAPSTATS:-}" ] && echo "tap: $TAPSTATS"
+	[ -n "${W_STATS:-}" ] && echo "workers:$W_STATS"
 	[ -n "${XDPCNT:-}" ] && echo "xdp: ${XDPCNT#XDP program }; kernel IP InAddrErrors $INADDR0 -> $INADDR1, TCP InSegs +$((TCPIN1 - TCPIN0))"
 	ROWS='^ *[0-9]+ +[0-9]+ +[0-9.]+|iters in|bytes in|^return status'
 	grep -aE "$ROWS" "$US_OUT" | sed 's/^/ours: /' | head -5
@@ -745,12 +810,13 @@ COUNTERS=$(grep -a '^IOP-COUNTERS' <<< "$CON" | sed 's/^IOP-COUNTERS *//')
 		echo "rxe:  $(grep -acE '^(server )?ping data: rdma-ping-' <<< "$CON") pings printed"
 	fi
 	if [ "$TOOL" = integrity ]; then
-		grep -aE '^integrity: (PASS|FAIL|[0-9]+ )' "$US_OUT" | sed 's/^/ours: /'
-		grep -aE '^integrity: (PASS|FAIL|[0-9]+ )' <<< "$CON" | sed 's/^/rxe:  /'
+		grep -aE '^integrity: (PASS|FAIL|[0-9]+ |features)' "$US_OUT" | sed 's/^/ours: /'
+		grep -aE '^integrity: (PASS|FAIL|[0-9]+ |features)' <<< "$CON" | sed 's/^/rxe:  /'
 	fi
 	sed -n 's/^/pcap: /p' "$OUT/pcap-icrc.txt" | grep -E 'from|ICRC verified|FAIL|frame' | head -8
 	sed 's/^/pcap: /' "$OUT/pcap-tshark.txt" | head -3
 	[ -f "$OUT/pcap-cm.txt" ] && sed 's/^/pcap: /' "$OUT/pcap-cm.txt" | head -3
+	[ -f "$OUT/pcap-features.txt" ] && sed 's/^/pcap: /' "$OUT/pcap-features.txt" | head -3
 } > "$OUT/summary.txt"
 cat "$OUT/summary.txt"
 if [ ${#FAILS[@]} = 0 ]; then
@@ -774,5 +840,6 @@ tail -n 40 "$OUT/peer-kernel.log"
 echo "==================== capture checks ($PCAP kept) ===================="
 cat "$OUT/pcap-icrc.txt" "$OUT/pcap-tshark.txt"
 [ -f "$OUT/pcap-cm.txt" ] && cat "$OUT/pcap-cm.txt"
+[ -f "$OUT/pcap-features.txt" ] && cat "$OUT/pcap-features.txt"
 echo "FAIL: $CASE"
 exit 1

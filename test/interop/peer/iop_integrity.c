@@ -5,7 +5,7 @@
  * sizes and the patterns are in app/ernic-testpmd/integrity_proto.h; the
  * key message is perftest's, from app/ernic-testpmd/perf_proto.c).
  *
- *   iop-integrity -d DEV -g GID_INDEX [-m MTU] [-p PORT] [-t SECONDS] [SERVER]
+ *   iop-integrity -d DEV -g GID_INDEX [-m MTU] [-p PORT] [-t SECONDS] [-f] [SERVER]
  *
  * Without SERVER it listens on PORT (18515) and is the passive side; with
  * it, it connects there and WRITEs, READs and SENDs. Prints
@@ -13,6 +13,16 @@
  * byte of its buffer is as expected and the peer's checksums agree; a
  * "FAIL" line and exit 1 otherwise. "Couldn't connect" marks a server that
  * does not listen yet (test/interop/guest/bin/iop-client retries on it).
+ *
+ * -f (both sides; iop-integrity against iop-integrity, e.g. over
+ * libernic_verbs.so against the VM's) adds the feature phases of
+ * iop_features.c after the PASS: WRITE with immediate (zero-length too),
+ * SEND with immediate, inline SENDs, a type 2 memory window bound by the
+ * passive side, WRITE through it and SEND with invalidate of it, FETCH_ADD
+ * and CMP_AND_SWAP with every returned value compared, SENDs that meet no
+ * receive (RNR NAKs, retried until the passive side posts them) and a
+ * WRITE through the invalidated window (a remote access error, the window
+ * left untouched). Prints "integrity: features PASS ..." on both sides.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -29,24 +39,7 @@
 
 #include <infiniband/verbs.h>
 
-#include "integrity_proto.h"
-#include "perf_proto.h"
-
-struct peer {
-	const char *dev_name;
-	const char *server;
-	int gid_index;
-	unsigned int mtu;
-	unsigned int port;
-	int fd;
-	struct ibv_context *ctx;
-	struct ibv_pd *pd;
-	struct ibv_cq *cq;
-	struct ibv_qp *qp;
-	struct ibv_mr *mr;
-	uint8_t *buf;
-	struct perf_dest my, rem;
-};
+#include "iop_integrity.h"
 
 static void
 on_alarm(int sig)
@@ -59,7 +52,7 @@ on_alarm(int sig)
 	_exit(1);
 }
 
-static int
+int
 die(const char *what)
 {
 	printf("iop-integrity: FAIL: %s\n", what);
@@ -96,7 +89,7 @@ xchg(struct peer *p, const void *mine, void *theirs, size_t n)
 		xfer(p->fd, (void *)(uintptr_t)mine, n, true) ? -1 : 0;
 }
 
-static int
+int
 xchg_text(struct peer *p, const char *mine, char theirs[INTEG_MSG_LEN])
 {
 	char out[INTEG_MSG_LEN];
@@ -162,7 +155,7 @@ verbs_open(struct peer *p)
 	if (ibv_query_gid(p->ctx, 1, p->gid_index, &gid) != 0)
 		return die("cannot read the GID");
 	p->pd = ibv_alloc_pd(p->ctx);
-	p->cq = ibv_create_cq(p->ctx, 16, NULL, NULL, 0);
+	p->cq = ibv_create_cq(p->ctx, p->features ? 64 : 16, NULL, NULL, 0);
 	if (posix_memalign((void **)&p->buf, 4096, INTEG_BUF) != 0)
 		p->buf = NULL;
 	if (p->pd == NULL || p->cq == NULL || p->buf == NULL)
@@ -176,14 +169,17 @@ verbs_open(struct peer *p)
 	}
 	p->mr = ibv_reg_mr(p->pd, p->buf, INTEG_BUF, IBV_ACCESS_LOCAL_WRITE |
 			   IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ);
+	if (p->features && feat_open(p) != 0)
+		return 1;
 	memset(&ia, 0, sizeof(ia));
 	ia.send_cq = p->cq;
 	ia.recv_cq = p->cq;
 	ia.qp_type = IBV_QPT_RC;
-	ia.cap.max_send_wr = 2;
-	ia.cap.max_recv_wr = INTEG_NMSG;
+	ia.cap.max_send_wr = p->features ? 8 : 2;
+	ia.cap.max_recv_wr = p->features ? 16 : INTEG_NMSG;
 	ia.cap.max_send_sge = 1;
 	ia.cap.max_recv_sge = 1;
+	ia.cap.max_inline_data = p->features ? 64 : 0;
 	p->qp = p->mr != NULL ? ibv_create_qp(p->pd, &ia) : NULL;
 	if (p->qp == NULL)
 		return die("cannot register the buffer or create the QP");
@@ -191,7 +187,8 @@ verbs_open(struct peer *p)
 	a.qp_state = IBV_QPS_INIT;
 	a.port_num = 1;
 	a.qp_access_flags = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
-		IBV_ACCESS_REMOTE_READ;
+		IBV_ACCESS_REMOTE_READ |
+		(p->features ? IBV_ACCESS_REMOTE_ATOMIC : 0);
 	if (ibv_modify_qp(p->qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
 			  IBV_QP_PORT | IBV_QP_ACCESS_FLAGS) != 0)
 		return die("QP to INIT failed");
@@ -213,6 +210,7 @@ verbs_open(struct peer *p)
 static void
 peer_close(struct peer *p)
 {
+	feat_close(p);
 	if (p->qp != NULL && ibv_destroy_qp(p->qp) != 0)
 		printf("iop-integrity: cannot destroy the QP\n");
 	if (p->mr != NULL && ibv_dereg_mr(p->mr) != 0)
@@ -248,7 +246,8 @@ connect_qp(struct peer *p)
 	a.dest_qp_num = p->rem.qpn;
 	a.rq_psn = p->rem.psn;
 	a.max_dest_rd_atomic = 1;
-	a.min_rnr_timer = 12;
+	/* 0.64 ms; 10.24 ms with -f: its RNR phase waits 300 ms */
+	a.min_rnr_timer = p->features ? 20 : 12;
 	a.ah_attr.is_global = 1;
 	memcpy(a.ah_attr.grh.dgid.raw, p->rem.gid, 16);
 	a.ah_attr.grh.sgid_index = (uint8_t)p->gid_index;
@@ -375,8 +374,14 @@ run(struct peer *p)
 		return die("key exchange on the side channel");
 	if (perf_key_parse(theirs, &p->rem) != 0)
 		return die("cannot parse the peer's key message");
-	if (connect_qp(p) != 0 || xchg_text(p, "ready", rtxt) != 0)
+	if (connect_qp(p) != 0 ||
+	    xchg_text(p, p->features ? "ready -f" : "ready", rtxt) != 0)
 		return 1;
+	if (strcmp(rtxt, p->features ? "ready -f" : "ready") != 0) {
+		printf("iop-integrity: FAIL: the peer is '%s', this side '%s': -f on both sides or on none\n",
+		       rtxt, p->features ? "ready -f" : "ready");
+		return 1;
+	}
 	printf("integrity: local QPN 0x%06x, remote QPN 0x%06x rkey 0x%08x vaddr 0x%016" PRIx64 ", path MTU %u\n",
 	       p->my.qpn, p->rem.qpn, p->rem.rkey, p->rem.vaddr, p->mtu);
 	fflush(stdout);
@@ -424,13 +429,13 @@ run(struct peer *p)
 	}
 	printf("integrity: PASS write=0x%016" PRIx64 " read=0x%016" PRIx64 " send=0x%016" PRIx64 "\n",
 	       h[0], h[1], h[2]);
-	return 0;
+	return p->features ? feat_run(p) : 0;
 }
 
 static int
 usage(void)
 {
-	fprintf(stderr, "usage: iop-integrity -d DEV -g GID_INDEX [-m MTU] [-p PORT] [-t SECONDS] [SERVER]\n");
+	fprintf(stderr, "usage: iop-integrity -d DEV -g GID_INDEX [-m MTU] [-p PORT] [-t SECONDS] [-f] [SERVER]\n");
 	return 2;
 }
 
@@ -446,8 +451,11 @@ main(int argc, char **argv)
 	p.mtu = 1024;
 	p.port = PERF_DEF_PORT;
 	p.fd = -1;
-	while ((c = getopt(argc, argv, "d:g:m:p:t:")) != -1) {
+	while ((c = getopt(argc, argv, "d:g:m:p:t:f")) != -1) {
 		switch (c) {
+		case 'f':
+			p.features = true;
+			break;
 		case 'd':
 			p.dev_name = optarg;
 			break;
