@@ -11,13 +11,15 @@
 # UC and UD, SRQ, inline, 16 QPs, every size, atomics, IPv6. Each case
 # checks that both ends exit 0 and print their result rows.
 #
-# Usage: verbs_stock.sh path/to/libernic_verbs.so [CASE-REGEX]
+# Usage: verbs_stock.sh path/to/libernic_verbs.so [CASE-REGEX [IOP_INTEGRITY]]
+# (with the path of iop-integrity: also the case integrity_features)
 # The pair files are copied with a socket (or namespace) of this run's
 # own, so that runs can go side by side. A tool that is missing skips the run (exit 77), or
 # fails it under CI=true.
 set -u
 lib=${1:?usage: verbs_stock.sh path/to/libernic_verbs.so [CASE-REGEX]}
 filter=${2:-}
+integrity=${3:-}
 conf=${SOFTERNIC_CONF:?SOFTERNIC_CONF names the conf/ directory}
 # shellcheck source=test/verbs/common.sh
 . "$(dirname "$0")/common.sh"
@@ -166,6 +168,16 @@ pair write_lat_inline "." 0 "$lat" 1 ib_write_lat -x 1 -n 500 -s 64 -I 128
 pair write_bw_q16 "$bw" 1 "$bw" 1 ib_write_bw -x 1 -n 500 -q 16
 pair write_bw_all "$bw" 1 "$bw" 23 ib_write_bw -x 1 -n 50 -a
 pair send_bw_ipv6 "$bw" 1 "$bw" 1 ib_send_bw -x 2 -n 1000
+# the interop suite's data-integrity peer with its feature phases (-f:
+# immediate, inline, a type 2 window and SEND with invalidate, atomics
+# compared, RNR, a refused access) on both ends: the test verbs_features
+# (test/interop/meson.build, where the program is built) gives its path
+# and selects this case
+if [ -n "$integrity" ]; then
+	feat='^integrity: features PASS '
+	pair integrity_features "$feat" 1 "$feat" 1 "$integrity" \
+		-d ernic0 -g 1 -f
+fi
 
 echo "verbs_stock: $cases cases, $fails failed"
 [ $cases -gt 0 ] || exit 1
