@@ -23,6 +23,7 @@
 #include "roce_qp.h"
 #include "roce_sr.h"
 #include "roce_verbs.h"
+#include "roce_worker.h"
 #include "test_common.h"
 
 #define REGION (4u << 20)
@@ -943,6 +944,87 @@ test_tail_loss(void)
 	CU_ASSERT_EQUAL(s.sent[TAIL_PKTS - 1], 1);
 }
 
+/*
+ * A full timeout while a round extension is pending
+ * (roce_sr_round_extend() left sr_rewind set for a requester that has not
+ * run yet): the timeout's round starts at the oldest unacknowledged PSN,
+ * not where the extension was to resume. Started there, past the holes
+ * and past the window the timeout had just cut to 8, the round sent
+ * nothing, nothing re-armed the timer, and the QP waited forever (seen
+ * with 8 flows into a 500 Mbit/s bottleneck, devtools/bench.sh cc).
+ */
+struct rewind_ctx {
+	struct fake_link *e_link;
+	uint32_t psn0;
+	bool block;		/* drop the WRITE's first packet */
+	uint32_t sent0;		/* its transmissions */
+};
+
+static void
+rewind_capture(void *arg, int from, const struct rte_mbuf *m)
+{
+	struct rewind_ctx *t = arg;
+	uint8_t buf[12];
+	const uint8_t *bth = rte_pktmbuf_read(m, 14 + 20 + 8, sizeof(buf), buf);
+	bool drop = false;
+
+	if (from == 0 && bth != NULL &&
+	    (((uint32_t)bth[9] << 16 | (uint32_t)bth[10] << 8 | bth[11]) ==
+	     t->psn0) && bth[0] >= ROCE_OP_RC_RDMA_WRITE_FIRST &&
+	    bth[0] <= ROCE_OP_RC_RDMA_WRITE_ONLY_IMM) {
+		t->sent0++;
+		drop = t->block;
+	}
+	fake_link_cut(t->e_link, from, drop);
+}
+
+static bool
+all_but_first_sacked(void *arg)
+{
+	struct roce_qp *qp = arg;
+
+	return qp->comp.sack.count >= 63;
+}
+
+static void
+test_timeout_round_from_oldest(void)
+{
+	struct env *e = env_create(602, true, ROCE_MTU_1024);
+	struct rewind_ctx t;
+	struct roce_qp *qp;
+	uint32_t n = 64;
+
+	CU_ASSERT_FATAL(e != NULL);
+	qp = e->qp[0];
+	memset(&t, 0, sizeof(t));
+	t.e_link = e->l;
+	t.psn0 = qp->req.psn;
+	t.block = true;
+	fill(e->buf[0], n * 1024, 91);
+	fake_link_set_capture(e->l, rewind_capture, &t);
+	CU_ASSERT_EQUAL_FATAL(post(e, ROCE_WR_RDMA_WRITE, 1, 0, n * 1024), 0);
+	/* every packet but the first arrives: the responder SACKs them */
+	CU_ASSERT_FATAL(fake_link_run_until(e->l, all_but_first_sacked, qp,
+					    MAX_ITERS) >= 0);
+	CU_ASSERT(qp->comp.psn == t.psn0);
+	/* an extension pending, then the local ACK timeout itself */
+	qp->req.sr_rewind = roce_psn_add(qp->comp.psn, n - 2);
+	qp->req.sr_rewind_set = true;
+	qp->comp.rto_deadline = 0;
+	t.block = false;
+	CU_ASSERT_FATAL(roce_timer_arm(roce_worker_timers(qp->w),
+				       &qp->comp.retrans, e->l->tsc) == 0);
+	CU_ASSERT_FATAL(env_wait(e, 1, 0));
+	fake_link_set_capture(e->l, NULL, NULL);
+	CU_ASSERT_EQUAL(e->wc[0][0].status, ROCE_WC_SUCCESS);
+	CU_ASSERT(memcmp(e->buf[0], e->buf[1], n * 1024) == 0);
+	/* the first timeout's round resent the first packet */
+	CU_ASSERT_EQUAL(qp->stats.timeouts, 1);
+	CU_ASSERT(t.sent0 >= 2);
+	CU_ASSERT(!roce_timer_armed(&qp->comp.retrans));
+	env_destroy(e);
+}
+
 static CU_TestInfo sr_tests[] = {
 	{ "PSN maps and SACK encoding", test_map },
 	{ "SR extension on the wire", test_wire },
@@ -956,6 +1038,8 @@ static CU_TestInfo sr_tests[] = {
 	{ "WRITE/READ/SEND under loss: intact, in order", test_mixed_under_loss },
 	{ "READ responses placed ahead", test_read_under_loss },
 	{ "SR resends less than go-back-N", test_sr_beats_gbn },
+	{ "a timeout's round starts at the oldest PSN",
+	  test_timeout_round_from_oldest },
 	{ "tail loss, lost resends: early rounds resend only what is lost",
 	  test_tail_loss },
 	CU_TEST_INFO_NULL,

@@ -877,7 +877,7 @@ comp_retrans_expired(struct roce_timer *t, uint64_t now)
 	struct roce_qp *qp = t->arg;
 	struct roce_comp_state *comp = &qp->comp;
 	uint8_t state = __atomic_load_n(&qp->state, __ATOMIC_ACQUIRE);
-	uint64_t next;
+	uint64_t next, tmo;
 	uint32_t idx;
 
 	if ((state != ROCE_QPS_RTS && state != ROCE_QPS_SQD) ||
@@ -905,6 +905,16 @@ comp_retrans_expired(struct roce_timer *t, uint64_t now)
 	comp->retry_psn = comp->psn;
 	roce_sr_round(qp, true);
 	qp->req.need_retry = true;
+	/*
+	 * The timer again now, not only when the round sends (roce_comp_sent):
+	 * a round the requester cannot start (the pacer's tokens, a window
+	 * that the cut made smaller than what is out) must still end in the
+	 * next timeout, never in a QP that waits for nothing.
+	 */
+	tmo = comp_timeout_tsc(qp);
+	if (tmo != 0)
+		comp_timer_arm(qp, &comp->retrans, roce_sr_on(qp) ?
+			       roce_sr_rto(qp, now, tmo, false) : now + tmo);
 	roce_worker_doorbell(qp->w, qp);
 }
 

@@ -392,6 +392,8 @@ roce_sr_round(struct roce_qp *qp, bool timeout)
 	struct roce_req_state *req = &qp->req;
 	uint32_t hi;
 
+	/* a new round starts at comp.psn, not where an extension ended */
+	req->sr_rewind_set = false;
 	req->sr_skip_from = req->psn_hwm;
 	if (!roce_sr_on(qp) || timeout)
 		return;
@@ -602,6 +604,7 @@ sr_early_round(struct roce_qp *qp)
 	comp->retry_pending = true;
 	comp->retry_psn = comp->psn;
 	roce_sr_map_advance(&comp->sack, comp->psn);
+	qp->req.sr_rewind_set = false;	/* it starts at comp.psn */
 	qp->req.sr_skip_from = roce_sr_map_highest(&comp->sack, &hi) ?
 			       roce_psn_next(hi) : roce_psn_next(comp->psn);
 	qp->req.need_retry = true;
