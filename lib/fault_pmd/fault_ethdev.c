@@ -75,11 +75,13 @@ static const struct {
 	{ "fault_bneck_tail_drop", false, FAULT_CNT_BN_TAIL_DROP },
 	{ "fault_bneck_red_drop", false, FAULT_CNT_BN_RED_DROP },
 	{ "fault_bneck_queue_peak", false, FAULT_CNT_BN_PEAK },
+	{ "fault_bneck_queue", false, FAULT_CNT_BN_QUEUE },
 	{ "fault_tx_bneck_bytes", true, FAULT_CNT_BN_BYTES },
 	{ "fault_tx_ecn_marked", true, FAULT_CNT_BN_MARKED },
 	{ "fault_tx_bneck_tail_drop", true, FAULT_CNT_BN_TAIL_DROP },
 	{ "fault_tx_bneck_red_drop", true, FAULT_CNT_BN_RED_DROP },
 	{ "fault_tx_bneck_queue_peak", true, FAULT_CNT_BN_PEAK },
+	{ "fault_tx_bneck_queue", true, FAULT_CNT_BN_QUEUE },
 };
 static_assert(RTE_DIM(fault_xstats) == FAULT_NB_XSTATS,
 	      "FAULT_NB_XSTATS counts the xstats table");
@@ -348,7 +350,10 @@ fault_dev_close(struct rte_eth_dev *dev)
 	return 0;
 }
 
-/* Accumulate counter @p c of queue @p q into @p v: a sum, the peak a max. */
+/*
+ * Accumulate counter @p c of queue @p q into @p v: a sum, the peak a max,
+ * the queue now computed.
+ */
 static inline void
 fault_cnt_add(const struct fault_q *q, enum fault_cnt c, uint64_t *v)
 {
@@ -356,7 +361,10 @@ fault_cnt_add(const struct fault_q *q, enum fault_cnt c, uint64_t *v)
 
 	if (q == NULL)
 		return;
-	x = __atomic_load_n(&q->cnt[c], __ATOMIC_RELAXED);
+	if (c == FAULT_CNT_BN_QUEUE)
+		x = fault_bneck_queue(q);
+	else
+		x = __atomic_load_n(&q->cnt[c], __ATOMIC_RELAXED);
 	if (c == FAULT_CNT_BN_PEAK)
 		*v = RTE_MAX(*v, x);
 	else
@@ -412,7 +420,8 @@ fault_cnt_reset(struct rte_eth_dev *dev)
 					 __ATOMIC_RELAXED);
 	}
 	for (x = 0; x < FAULT_NB_XSTATS; x++)
-		if (fault_xstats[x].c == FAULT_CNT_BN_PEAK)
+		if (fault_xstats[x].c == FAULT_CNT_BN_PEAK ||
+		    fault_xstats[x].c == FAULT_CNT_BN_QUEUE)
 			p->base[x] = 0;
 }
 

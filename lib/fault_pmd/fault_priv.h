@@ -67,11 +67,13 @@ enum fault_cnt {
 	FAULT_CNT_BN_TAIL_DROP,		/**< queue full */
 	FAULT_CNT_BN_RED_DROP,		/**< not ECN-capable where a mark was due */
 	FAULT_CNT_BN_PEAK,		/**< highest queue seen, bytes (a gauge) */
+	FAULT_CNT_BN_QUEUE,		/**< queue now, bytes (a gauge, computed
+					 * when read: fault_bneck_queue()) */
 	FAULT_CNT_MAX,
 };
 
 /** Entries of the xstats table (fault_ethdev.c) */
-#define FAULT_NB_XSTATS 36
+#define FAULT_NB_XSTATS 38
 
 struct fault_port;
 
@@ -129,6 +131,11 @@ int fault_bneck_check(const struct rte_pmd_fault_params *i);
 /** True while the link of @p p is down (set down, or a flap's down phase). */
 bool fault_link_down(const struct fault_port *p,
 		     const struct rte_pmd_fault_params *prm, uint64_t now);
+/**
+ * The bytes in @p q's bottleneck queue now, the line not having sent them
+ * yet: read from any thread (the datapath's bn_free, loaded relaxed).
+ */
+uint64_t fault_bneck_queue(const struct fault_q *q);
 /** Drop every frame of @p q's FIFO and held slot, counted as @p c. */
 void fault_q_drain(struct fault_q *q, enum fault_cnt c);
 uint16_t fault_rx_burst(void *queue, struct rte_mbuf **pkts, uint16_t nb);

@@ -311,6 +311,19 @@ fault_ecn_set_ce(uint8_t *ip, bool v6)
 	ip[11] = (uint8_t)~sum;
 }
 
+uint64_t
+fault_bneck_queue(const struct fault_q *q)
+{
+	struct rte_pmd_fault_params prm;
+	uint64_t free_at = __atomic_load_n(&q->bn_free, __ATOMIC_RELAXED);
+	uint64_t now = rte_rdtsc();
+
+	fault_params_load(q->p, &prm);
+	if (prm.rate_mbps == 0 || (int64_t)(free_at - now) <= 0)
+		return 0;
+	return (free_at - now) * ((uint64_t)prm.rate_mbps * 125000) / q->p->hz;
+}
+
 /*
  * The bottleneck: @p *mp joins the queue of a rate_mbps line at @p now.
  * The queue is what the line has not sent yet (bn_free - now at its rate);
@@ -373,7 +386,7 @@ fault_bneck(struct fault_q *q, const struct rte_pmd_fault_params *prm,
 	}
 	/* serialisation: len / rate seconds, the remainder carried */
 	x = (uint64_t)len * hz + q->bn_rem;
-	q->bn_free += x / rate;
+	__atomic_store_n(&q->bn_free, q->bn_free + x / rate, __ATOMIC_RELAXED);
 	q->bn_rem = x % rate;
 	*dep = q->bn_free;
 	q->cnt[FAULT_CNT_BN_BYTES] += len;

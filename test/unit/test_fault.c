@@ -1392,6 +1392,10 @@ struct bn_seen {
 	uint32_t last_seq;
 	bool in_order;
 	uint64_t bytes;
+	/* fault_bneck_queue, sampled after each receive: its highest, how
+	 * many samples saw a queue */
+	uint64_t q_max;
+	uint32_t q_busy;
 };
 
 /* Check one delivered frame of ip_frame(). */
@@ -1436,13 +1440,16 @@ bn_drain(uint16_t port, struct bn_seen *b, uint32_t n, double s,
 	 uint64_t *last_tsc)
 {
 	struct rte_mbuf *m[64];
-	uint64_t end = rte_rdtsc() + (uint64_t)(s * rte_get_tsc_hz());
+	uint64_t end = rte_rdtsc() + (uint64_t)(s * rte_get_tsc_hz()), q;
 	uint16_t k, i;
 
 	while (b->frames < n && (int64_t)(rte_rdtsc() - end) < 0) {
 		k = rte_eth_rx_burst(port, 0, m, RTE_DIM(m));
 		if (k != 0)
 			*last_tsc = rte_rdtsc();
+		q = xs(port, "fault_bneck_queue");
+		b->q_max = RTE_MAX(b->q_max, q);
+		b->q_busy += q > 0;
 		for (i = 0; i < k; i++) {
 			bn_check(b, m[i]);
 			rte_pktmbuf_free(m[i]);
@@ -1504,6 +1511,10 @@ test_bneck(void)
 	CU_ASSERT(b.ce == marked);
 	CU_ASSERT(b.v6_ce > 0);
 	CU_ASSERT(peak <= 64 * 1024 && peak > 32 * 1024);
+	/* the queue now: seen while the line drained it, never above the
+	 * peak, empty once everything has left */
+	CU_ASSERT(b.q_busy > 0 && b.q_max > 0 && b.q_max <= peak);
+	CU_ASSERT(xs(a.flt, "fault_bneck_queue") == 0);
 	/* never faster than the line: everything arrived after t0 and the
 	 * line serialises it (load only makes it slower) */
 	min_us = b.bytes * 8 / 100;
