@@ -25,6 +25,7 @@
 #include <rte_random.h>
 
 #include "bench.h"
+#include "cc_trace.h"
 #include "numa_buf.h"
 #include "events.h"
 #include "port.h"
@@ -389,6 +390,8 @@ bench_progress(void *arg)
 
 	if (b->ev == NULL)	/* -e: the poller thread runs the port */
 		rte_pmd_ernic_poll(b->port_id);
+	if (b->trace != NULL)
+		cc_trace_tick(b->trace, b->ccnt, b->nqps, b->size);
 	if (b->refill_recv)
 		bench_refill(b);
 	if ((++b->drain_tick & 1023) == 0) {

@@ -115,6 +115,7 @@ struct bench {
 	uint32_t drain_tick;
 
 	struct bench_events *ev;	/**< -e (events.h), NULL: busy polling */
+	struct cc_trace *trace;		/**< --cc-trace (the client), or NULL */
 	uint64_t nevents;		/**< -e: completion events taken */
 };
 

@@ -24,6 +24,7 @@
 #include <rte_lcore.h>
 
 #include "bench.h"
+#include "cc_trace.h"
 #include "cli_cc.h"
 #include "port.h"
 #include "testpmd.h"
@@ -80,6 +81,7 @@ int
 run_loopback_to(const struct app_opts *o, FILE *out, volatile int *quit)
 {
 	struct bench cli, srv;
+	struct cc_trace trace = { .f = NULL };
 	struct chan ch[2];
 	uint16_t port[2];
 	unsigned int lcore, i;
@@ -132,6 +134,18 @@ run_loopback_to(const struct app_opts *o, FILE *out, volatile int *quit)
 			fclose(srv.out);
 		return 1;
 	}
+	if (o->cc_trace[0] != '\0') {
+		ret = cc_trace_open(&trace, o->cc_trace, port, cli.nqps);
+		if (ret != 0) {
+			fprintf(stderr, "ernic-testpmd: --cc-trace %s: %s\n",
+				o->cc_trace, strerror(-ret));
+			bench_destroy(&cli);
+			bench_destroy(&srv);
+			fclose(srv.out);
+			return 1;
+		}
+		cli.trace = &trace;
+	}
 	cli.peer_port_id = port[1];	/* -R: the client connects to it */
 	cli.ch.fd = ch[0].fd;
 	cli.ch.client = true;
@@ -172,6 +186,7 @@ run_loopback_to(const struct app_opts *o, FILE *out, volatile int *quit)
 			port_print_cycles(out, port[1]);
 		}
 	}
+	cc_trace_close(&trace);
 	bench_destroy(&cli);
 	if (srv.qp != NULL)
 		bench_destroy(&srv);	/* never launched: nobody polled it */

@@ -480,6 +480,16 @@ opt_stats(struct app_opts *o, const struct opt_def *d, const char *val,
 	return range_u32(d, val, 1, 3600, &o->stats_period, err, errlen);
 }
 
+static int
+opt_cc_trace(struct app_opts *o, const struct opt_def *d, const char *val,
+	     char *err, size_t errlen)
+{
+	if (*val == '\0' || strlen(val) >= sizeof(o->cc_trace))
+		return bad_value(d, val, err, errlen);
+	snprintf(o->cc_trace, sizeof(o->cc_trace), "%s", val);
+	return 0;
+}
+
 static const struct opt_def defs[] = {
 	{ 's', "size", true, KINDS_ALL, "a message size 1..2147483648 (suffix K or M allowed)",
 	  "message size in bytes (bw 65536, lat 2, atomic 8, pingpong 4096)", opt_size },
@@ -540,6 +550,8 @@ static const struct opt_def defs[] = {
 	  "print running counters to stderr every N seconds", opt_stats },
 	{ 0, "loopback", false, KINDS_ALL, "",
 	  "server and client in this process between two net_ernic ports", opt_loopback },
+	{ 0, "cc-trace", true, APP_KIND_BW, "a file name (--loopback only)",
+	  "--loopback: every 10 ms the client's bytes per QP and the net_fault bottleneck's queue, drops and marks, to FILE", opt_cc_trace },
 	{ 0, "sr", false, KINDS_PERF, "",
 	  "RC selective repeat over the TCP side channel (both sides' --sr, softernic peers only); on by default with --loopback and offered by default with -R", opt_sr },
 	{ 0, "no_sr", false, KINDS_PERF, "",
@@ -869,6 +881,9 @@ app_opts_parse(int argc, char **argv, struct app_opts *o, char *err,
 	if (o->loopback && app_opts_is_client(o))
 		return fail(err, errlen, "--loopback runs both sides in this process: expected no server address (got \"%s\")",
 			    o->server);
+	if (o->cc_trace[0] != '\0' && !o->loopback)
+		return fail(err, errlen, "--cc-trace %s: expected --loopback too (the trace samples both ends of one process)",
+			    o->cc_trace);
 	if (o->sr && o->no_sr)
 		return fail(err, errlen, "--sr and --no_sr contradict each other: expected one of them");
 	apply_defaults(o);

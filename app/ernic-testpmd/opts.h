@@ -120,6 +120,7 @@ struct app_opts {
 	bool cycles;				/**< --cycles */
 	bool events;				/**< -e: sleep on CQ events */
 	uint32_t stats_period;			/**< --stats-period seconds */
+	char cc_trace[256];			/**< --cc-trace FILE, "": none */
 	bool help;				/**< -h */
 };
 
