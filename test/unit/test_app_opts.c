@@ -180,6 +180,12 @@ test_every_flag(void)
 	expect_ok("write_bw --sr 10.0.0.1", &o);
 	CU_ASSERT(o.sr && !o.no_sr);
 	expect_err("write_bw --sr --no_sr", "--sr and --no_sr contradict each other");
+	/* --cc-trace: a file, with --loopback, bandwidth modes */
+	expect_ok("write_bw --loopback --cc-trace /tmp/t.dat", &o);
+	CU_ASSERT(strcmp(o.cc_trace, "/tmp/t.dat") == 0);
+	expect_err("write_bw --cc-trace /tmp/t.dat 10.0.0.1",
+		   "--cc-trace /tmp/t.dat: expected --loopback too");
+	expect_err("write_lat --loopback --cc-trace /tmp/t.dat", "--cc-trace");
 
 	/* -e: completion events; -i --loopback: the prompt with the pair */
 	expect_ok("send_lat -e -s 64", &o);
