@@ -51,6 +51,18 @@
 #               BENCH_REPEAT pairs of runs; results.md judges the median of
 #               the pairs' ratios (doc/guides/verbs.rst)
 #
+#   9. cc       congestion control and loss recovery (doc/guides/congestion.rst):
+#               ernic-testpmd --loopback over a net_memif pair through a
+#               net_fault bottleneck on the data sender's transmit side
+#               (RED/ECN marking from 32 to 256 KiB, DCQCN at the ports'
+#               defaults), WRITE and READ, 2 and 8 flows (QPs), 500 and
+#               5000 Mbit/s, 512 KiB and 2 MiB queues: rows
+#               cc_<write|read>_<N>f_<rate>m_q<KiB> with util (steady
+#               goodput over the rate), jain, queue_peak_kb, tail_drops,
+#               ecn_marked, cnps (--cc-trace, devtools/cc-trace.py); and
+#               1 % loss both ways with 50 us of delay, selective repeat
+#               and go-back-N against the clean link (cc_loss_*_2f)
+#
 #   8. numa     (--numa-wrong only) WRITE/READ bandwidth with the MR
 #               buffers on the worker's node and on another node
 #               (ERNIC_MR_NODE=wrong): the cost of remote memory. On a
@@ -67,6 +79,7 @@
 #   BENCH_QP_TIMEOUT  local ACK timeout exponent of the loopback QPs (-u)
 #                     (18: 1.07 s; the default 14 ends rows in RETRY_EXC
 #                     when a loaded machine deschedules a poll loop)
+#   BENCH_CC_QP_TIMEOUT  the same for the cc step (14: 67 ms, perftest's)
 #   BENCH_APPEND=1    keep raw.jsonl: the rows of this run replace those
 #                     of the same name (re-run a few steps of a full run)
 #   BENCH_REPEAT      runs of each row a target is judged on (3; 1 with
@@ -87,6 +100,9 @@ lat_iters=${BENCH_LAT_ITERS:-20000}
 huge_want=${BENCH_HUGEPAGES:-1536}
 quick=${BENCH_QUICK:-0}
 qp_timeout=${BENCH_QP_TIMEOUT:-18}
+# the cc step's local ACK timeout exponent: perftest's 14 (67 ms), which
+# decides how long a lost tail waits
+cc_qpt=${BENCH_CC_QP_TIMEOUT:-14}
 append=${BENCH_APPEND:-0}
 repeat=${BENCH_REPEAT:-3}
 numa_wrong=0
@@ -94,7 +110,7 @@ steps=()
 for a in "$@"; do
 	if [ "$a" = --numa-wrong ]; then numa_wrong=1; else steps+=("$a"); fi
 done
-[ ${#steps[@]} -eq 0 ] && steps=(bound io loopback qps workers verbs cost)
+[ ${#steps[@]} -eq 0 ] && steps=(bound io loopback qps workers verbs cost cc)
 [ $numa_wrong = 1 ] && steps+=(numa)
 
 if [ "$quick" = 1 ]; then
@@ -130,8 +146,8 @@ check_steps() {
 	local s
 	for s in "${steps[@]}"; do
 		case "$s" in
-		bound|io|loopback|qps|workers|verbs|cost|numa|report) ;;
-		*) echo "bench.sh: unknown step '$s' (bound io loopback qps workers verbs cost numa report)" >&2
+		bound|io|loopback|qps|workers|verbs|cost|cc|numa|report) ;;
+		*) echo "bench.sh: unknown step '$s' (bound io loopback qps workers verbs cost cc numa report)" >&2
 		   exit 2 ;;
 		esac
 	done
@@ -658,6 +674,87 @@ step_verbs() {
 	done
 }
 
+# ---------------------------------------------------------------- 9. cc
+
+# cc_row NAME MODE FLOWS RATE QKB [FAULT...] [-- ARGS...]: MODE (write_bw
+# or read_bw) --loopback with FLOWS QPs of 64 KiB messages over a net_memif
+# pair, the data sender's port on net_fault (dir=tx: frames join the queue
+# when they are sent, whatever the receiver's scheduling): a RATE Mbit/s
+# bottleneck with a QKB KiB queue (RATE 0: none), or the FAULT devargs
+# given; ARGS go to ernic-testpmd. Records the trace's summary
+# (devtools/cc-trace.py) and the run's counters.
+cc_row() {
+	local name=$1 mode=$2 flows=$3 rate=$4 qkb=$5 log=$logs/$1.log
+	local dir fault e0=net_memif0 e1=net_memif1 fport sum rc=0 v
+	shift 5
+	fault=()
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do fault+=("$1"); shift; done
+	[ $# -gt 0 ] && shift
+	[ "$rate" -gt 0 ] && fault+=(dir=tx "rate_mbps=$rate" "queue_kb=$qkb"
+		ecn_kmin_kb=32 ecn_kmax_kb=256 ecn_pmax=10)
+	# WRITE: the client sends the data (port 0); READ: the server's responses
+	if [ "$mode" = write_bw ]; then fport=net_memif0 e0=net_fault0; else fport=net_memif1 e1=net_fault0; fi
+	local f
+	f=$(IFS=,; echo "${fault[*]}")
+	dir=$(mktemp -d)
+	timeout 120 "$build_dir/app/ernic-testpmd" -l 0-1 "${eal_mem[@]}" \
+		--no-pci --no-telemetry --file-prefix="bench-cc-$$" \
+		--log-level=lib.eal:error --log-level=pmd.net.memif:error \
+		--vdev="net_memif0,role=server,id=0,socket=$dir/m.sock,bsize=2048" \
+		--vdev="net_memif1,role=client,id=0,socket=$dir/m.sock,bsize=2048" \
+		--vdev="net_fault0,port=$fport,seed=7${f:+,$f}" \
+		--vdev="net_ernic0,port=$e0,ip=198.18.0.1,mac=02:00:c6:12:00:01,pmtu=1024" \
+		--vdev="net_ernic1,port=$e1,ip=198.18.0.2,mac=02:00:c6:12:00:02,pmtu=1024" \
+		-- "$mode" -q "$flows" -s 65536 -D "$secs" --loopback \
+		-u "$cc_qpt" --cc-trace "$logs/$name.trace" "$@" >"$log" 2>&1 || rc=$?
+	rm -rf "$dir"
+	sum=$(python3 devtools/cc-trace.py summary "$logs/$name.trace" "$rate" 2>&1) || rc=1
+	if [ $rc -ne 0 ] || ! grep -qE '^ 65536 +[0-9]+' "$log"; then
+		say "   $name: FAILED (exit $rc; see $log${sum:+: $sum})"
+		record name="$name" step=cc error="\"exit $rc or no trace\""
+		failed=1
+		return
+	fi
+	# the run's counters: the bottleneck's (whole run) and the CNPs sent
+	v=$(grep -m1 '^cc: bottleneck ' "$log" | tr ' ' '\n' || true)
+	local peak drops marked cnps
+	peak=$(sed -n 's/^queue_peak=//p' <<<"$v")
+	drops=$(sed -n 's/^tail_drop=//p' <<<"$v")
+	marked=$(sed -n 's/^ecn_marked=//p' <<<"$v")
+	cnps=$( (grep '^cc: port ' "$log" || true) | tr ' ' '\n' |
+		sed -n 's/^tx_cnp=//p' | awk '{ s += $1 } END { print s + 0 }')
+	printf 'bench:    %-28s %s queue_peak_kb %s tail_drops %s ecn_marked %s cnps %s\n' \
+		"$name" "$sum" "$(( ${peak:-0} / 1024 ))" "${drops:-0}" "${marked:-0}" "$cnps"
+	# shellcheck disable=SC2046 # the summary's key=value words
+	record name="$name" step=cc mode="\"$mode\"" flows="$flows" \
+		rate_mbps="$rate" queue_kb="$qkb" bytes=65536 qps="$flows" \
+		lcores=2 link=memif queue_peak_kb="$(( ${peak:-0} / 1024 ))" \
+		tail_drops="${drops:-0}" ecn_marked="${marked:-0}" cnps="$cnps" \
+		$(sed 's/flows=[0-9]* //' <<<"$sum")
+}
+
+step_cc() {
+	local mode f rate q
+	say "9. congestion and loss: ernic-testpmd --loopback through a net_fault bottleneck (DCQCN defaults), then 1 % loss both ways"
+	for mode in write read; do
+		for f in 2 8; do
+			for rate in 500 5000; do
+				for q in 512 2048; do
+					[ "$quick" = 1 ] && [ "$q" = 2048 ] && continue
+					cc_row "cc_${mode}_${f}f_${rate}m_q$q" \
+						"${mode}_bw" "$f" "$rate" "$q"
+				done
+			done
+		done
+	done
+	# 1 % of the frames lost each way, 50 us each way; the clean link
+	# with the same delay is the reference
+	cc_row cc_loss_clean_2f write_bw 2 0 0 dir=both delay_us=50
+	cc_row cc_loss_sr_2f write_bw 2 0 0 dir=both delay_us=50 loss=1
+	cc_row cc_loss_gbn_2f write_bw 2 0 0 dir=both delay_us=50 loss=1 \
+		-- --no_sr
+}
+
 # ---------------------------------------------------------------- 6. cost
 
 step_cost() {
@@ -823,6 +920,13 @@ cols = ['name', 'bytes', 'qps', 'lcores', 'gbps', 'mpps', 'lat_typical_us',
 for r in rows:
     for c in cols:
         r.setdefault(c, None)
+# the loss rows' util: over the clean link of the same run (step cc)
+clean = next((r.get('gbps') for r in rows
+              if r['name'] == 'cc_loss_clean_2f' and not r.get('error')), None)
+for r in rows:
+    if r['name'].startswith('cc_loss_') and r.get('gbps') is not None \
+            and clean:
+        r['util'] = r['gbps'] / clean	# the clean row itself: 1
 with open(os.path.join(out, 'results.json'), 'w') as f:
     json.dump(rows, f, indent=1)
 by = {r['name']: r for r in rows}
@@ -945,6 +1049,34 @@ md.append('| 16384 QPs, 4 KB WRITE vs the ICRC+copy bound over 64 MiB | %s Gb/s 
     fmt(val('qps_write_4096_q16384', 'gbps')), fmt(val('bound_icrc_copy_16k', 'gbps')),
     fmt(ratio(val('qps_write_4096_q16384', 'gbps'), val('bound_icrc_copy_16k', 'gbps')))))
 
+# congestion control and loss (step cc): each bottleneck row against the
+# issue's goals, the loss rows against the clean link of the same run
+ccr = [r for r in rows if r.get('step') == 'cc' and not r.get('error')]
+if ccr:
+    md += ['', '## Congestion control and loss (step cc)', '',
+           'util: steady goodput (last 80 % of the run) over the bottleneck, or over the clean link for the loss rows; '
+           'goals: util >= 0.90, jain >= 0.95, no tail drop in the steady state, queue peak below 2 x Kmax (512 KiB); '
+           'selective repeat >= 0.5 of the clean link.', '',
+           '| row | Gb/s | util | jain | queue peak KiB (steady) | tail drops (steady) | ECN marked | CNPs | goals met |',
+           '|---|---|---|---|---|---|---|---|---|']
+    for r in ccr:
+        n = r['name']
+        if n == 'cc_loss_clean_2f':
+            met = '(reference)'
+        elif n.startswith('cc_loss_'):
+            met = '(go-back-N: context)' if 'gbn' in n else (
+                'yes' if r.get('util', 0) >= 0.5 else '**no**')
+        else:
+            ok = (r.get('util', 0) >= 0.9 and r.get('jain', 0) >= 0.95 and
+                  r.get('tail_drops_steady', 1) == 0 and
+                  r.get('queue_peak_steady_kb', 1 << 30) < 512)
+            met = 'yes' if ok else '**no**'
+        md.append('| %s | %s | %s | %s | %s (%s) | %s (%s) | %s | %s | %s |' % (
+            n, fmt(r.get('gbps'), 3), fmt(r.get('util')), fmt(r.get('jain')),
+            fmt(r.get('queue_peak_kb')), fmt(r.get('queue_peak_steady_kb')),
+            fmt(r.get('tail_drops')), fmt(r.get('tail_drops_steady')),
+            fmt(r.get('ecn_marked')), fmt(r.get('cnps')), met))
+
 rep = [r for r in rows if r.get('runs', 1) > 1]
 if rep:
     md += ['', '## Rows run more than once (median, then min - max of the runs)', '',
@@ -1048,7 +1180,8 @@ main() {
 	fi
 	build
 	if want_step io || want_step loopback || want_step qps ||
-		want_step workers || want_step numa || want_step cost; then
+		want_step workers || want_step numa || want_step cost ||
+		want_step cc; then
 		setup_memory
 	fi
 	want_step bound && step_bound
@@ -1058,6 +1191,7 @@ main() {
 	want_step workers && step_workers
 	want_step verbs && step_verbs
 	want_step cost && step_cost
+	want_step cc && step_cc
 	want_step numa && step_numa
 	report
 	exit $failed

@@ -18,6 +18,7 @@
 #include "roce_icrc.h"
 #include "roce_parse.h"
 #include "roce_qp.h"
+#include "roce_sr.h"
 #include "roce_worker.h"
 #include "test_common.h"
 
@@ -857,12 +858,17 @@ test_read_retry_mid_response(void)
 	drop_qp(qp);
 }
 
-/* Local ACK timeout: retry_cnt resends, then RETRY_EXC and ERR. */
+/*
+ * Local ACK timeout: retry_cnt resends, then RETRY_EXC and ERR. Before
+ * the first, at RTO_low, the tail-loss probe (roce_sr.h: go-back-N too)
+ * resends both once without consuming a retry.
+ */
 static void
 test_timeout_retry_exc(void)
 {
 	struct qp_params p = rc_default;
 	uint64_t step = rte_get_tsc_hz();	/* 1 s > 4.096 us * 2^14 */
+	uint64_t tmo = roce_ns_to_tsc(4096ULL << 14);
 	struct roce_qp *qp;
 	struct roce_wc wc[4];
 	unsigned int i;
@@ -872,14 +878,22 @@ test_timeout_retry_exc(void)
 	post_op(qp, ROCE_WR_SEND, 1, 0, 8, ROCE_SEND_SIGNALED);
 	post_op(qp, ROCE_WR_SEND, 2, 0, 8, ROCE_SEND_SIGNALED);
 	CU_ASSERT_EQUAL_FATAL(run(), 2);
-	/* not yet expired */
-	fx.now += roce_ns_to_tsc(4096ULL << 13);
+	/* not yet RTO_low */
+	fx.now += roce_sr_rto_low(tmo) / 2;
+	CU_ASSERT_EQUAL(run(), 0);
+	/* the probe, then nothing until the local ACK timeout */
+	fx.now += roce_sr_rto_low(tmo);
+	CU_ASSERT_EQUAL(run(), 2);
+	CU_ASSERT_EQUAL(qp->stats.sr_tail_probes, 1);
+	CU_ASSERT_EQUAL(qp->stats.timeouts, 0);
+	CU_ASSERT_EQUAL(qp->comp.retry_left, p.retry_cnt);
+	fx.now += tmo / 4;
 	CU_ASSERT_EQUAL(run(), 0);
 	for (i = 0; i < p.retry_cnt; i++) {
 		fx.now += step;
 		CU_ASSERT_EQUAL(run(), 2);	/* both resent, go-back-N */
 	}
-	CU_ASSERT_EQUAL(qp->stats.retrans_pkts, 4);
+	CU_ASSERT_EQUAL(qp->stats.retrans_pkts, 2 + 2 * p.retry_cnt);
 	fx.now += step;
 	CU_ASSERT_EQUAL(run(), 0);
 	CU_ASSERT_EQUAL(qp->stats.timeouts, p.retry_cnt + 1);

@@ -687,16 +687,14 @@ comp_update(struct comp_ctx *c)
 	if (comp->psn != c->psn0) {
 		uint64_t tmo = comp_timeout_tsc(qp);
 
-		if (roce_sr_on(qp))
-			roce_sr_rtt_acked(qp, c->now);
+		roce_sr_rtt_acked(qp, c->now);
 		roce_req_cwnd_ack(qp, roce_psn_offset(comp->psn, c->psn0));
 		comp->retry_left = qp->retry_cnt;
 		comp->rnr_retry_left = qp->rnr_retry;
 		comp->retry_pending = false;
 		if (roce_req_inflight(qp) > 0 && tmo != 0)
-			comp_timer_arm(qp, &comp->retrans, roce_sr_on(qp) ?
-				       roce_sr_rto(qp, c->now, tmo, false) :
-				       c->now + tmo);
+			comp_timer_arm(qp, &comp->retrans,
+				       roce_sr_rto(qp, c->now, tmo, false));
 		else
 			roce_timer_cancel(comp_timers(qp), &comp->retrans);
 		roce_worker_doorbell(qp->w, qp);
@@ -883,13 +881,15 @@ comp_retrans_expired(struct roce_timer *t, uint64_t now)
 	if ((state != ROCE_QPS_RTS && state != ROCE_QPS_SQD) ||
 	    roce_req_inflight(qp) == 0 || qp->req.wait_rnr)
 		return;
-	/* SR: RTO_low at the tail (tail-loss probe), the full timeout later */
-	if (roce_sr_on(qp)) {
-		next = roce_sr_rto_expired(qp, now);
-		if (next != 0) {
-			comp_timer_arm(qp, &comp->retrans, next);
-			return;
-		}
+	/*
+	 * The early timer (roce_sr.h; selective repeat and go-back-N alike):
+	 * RTO_low at the tail (tail-loss probe), early rounds at the
+	 * measured RTO, the full timeout later
+	 */
+	next = roce_sr_rto_expired(qp, now);
+	if (next != 0) {
+		comp_timer_arm(qp, &comp->retrans, next);
+		return;
 	}
 	qp->stats.timeouts++;
 	if (comp->retry_left == 0) {
@@ -913,8 +913,8 @@ comp_retrans_expired(struct roce_timer *t, uint64_t now)
 	 */
 	tmo = comp_timeout_tsc(qp);
 	if (tmo != 0)
-		comp_timer_arm(qp, &comp->retrans, roce_sr_on(qp) ?
-			       roce_sr_rto(qp, now, tmo, false) : now + tmo);
+		comp_timer_arm(qp, &comp->retrans,
+			       roce_sr_rto(qp, now, tmo, false));
 	roce_worker_doorbell(qp->w, qp);
 }
 
@@ -942,9 +942,8 @@ roce_comp_sent(struct roce_qp *qp, uint64_t now)
 		return;
 	tmo = comp_timeout_tsc(qp);
 	if (tmo != 0)
-		comp_timer_arm(qp, &qp->comp.retrans, roce_sr_on(qp) ?
-			       roce_sr_rto(qp, now, tmo, true) :
-			       now + tmo);
+		comp_timer_arm(qp, &qp->comp.retrans,
+			       roce_sr_rto(qp, now, tmo, true));
 }
 
 void

@@ -799,8 +799,7 @@ req_send(struct req_ctx *c)
 			qp->stats.gbn_retx_pkts++;
 	}
 	if (qp->type == ROCE_QPT_RC) {
-		if (roce_sr_on(qp))
-			roce_sr_rtt_sent(qp, qp->req.psn, c->retrans, c->now);
+		roce_sr_rtt_sent(qp, qp->req.psn, c->retrans, c->now);
 		roce_comp_sent(qp, c->now);
 	}
 	return REQ_ADVANCE;

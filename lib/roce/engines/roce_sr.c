@@ -594,13 +594,20 @@ roce_sr_rto(struct roce_qp *qp, uint64_t now, uint64_t tmo, bool sending)
 	return now + early;
 }
 
-/* An early round: the oldest PSN and the holes up to the highest SACKed. */
+/*
+ * An early round: the oldest PSN and the holes up to the highest SACKed;
+ * go-back-N (no SACKs): everything from the oldest PSN, at half the loss
+ * window, as after a NAK (a round that was not needed, when the ACKs
+ * were only late, resends little).
+ */
 static void
 sr_early_round(struct roce_qp *qp)
 {
 	struct roce_comp_state *comp = &qp->comp;
 	uint32_t hi;
 
+	if (!roce_sr_on(qp))
+		roce_req_cwnd_cut(qp, false);
 	comp->retry_pending = true;
 	comp->retry_psn = comp->psn;
 	roce_sr_map_advance(&comp->sack, comp->psn);
