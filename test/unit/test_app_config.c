@@ -114,6 +114,7 @@ test_every_sample_loads(void)
 	static const char *const known[] = {
 		"loopback.ini", "rxe-peer.ini", "af_xdp-host.ini",
 		"memif-pair.ini", "dcqcn.ini", "selective-repeat.ini",
+		"cc-bneck.ini",
 		/* the verbs provider's: their values in test_verbs_config */
 		"verbs-loopback.ini", "verbs-pair-a.ini", "verbs-pair-b.ini",
 		"verbs-rxe.ini",
@@ -302,6 +303,34 @@ test_memif_ini(void)
 
 	CU_ASSERT_FATAL(opts(&c, "", &o) == 0);
 	CU_ASSERT(o.loopback && o.size == 4096 && o.iters == 1000);
+}
+
+/*
+ * conf/cc-bneck.ini: the memif pair, a net_fault bottleneck under the
+ * client's port, and a traced two-flow loopback.
+ */
+static void
+test_cc_bneck_ini(void)
+{
+	struct app_config c;
+	struct app_opts o;
+	char buf[64];
+
+	CU_ASSERT_FATAL(load_conf("cc-bneck.ini", &c) == 0);
+	CU_ASSERT_FATAL(c.env.nb_ports == 5);
+	CU_ASSERT(strcmp(devarg(c.env.ports[2].vdev, "rate_mbps", buf,
+				sizeof(buf)), "500") == 0);
+	CU_ASSERT(strcmp(devarg(c.env.ports[2].vdev, "dir", buf, sizeof(buf)),
+			 "tx") == 0);
+	CU_ASSERT(strcmp(devarg(c.env.ports[3].vdev, "port", buf, sizeof(buf)),
+			 "net_fault0") == 0);
+	CU_ASSERT(ip_in_bench_range(c.env.ports[3].vdev));
+	CU_ASSERT(ip_in_bench_range(c.env.ports[4].vdev));
+	CU_ASSERT(strcmp(c.mode, "write_bw") == 0);
+	CU_ASSERT_FATAL(opts(&c, "", &o) == 0);
+	CU_ASSERT(o.loopback && o.num_qps == 2 && o.size == 65536 &&
+		  o.duration == 4);
+	CU_ASSERT(strcmp(o.cc_trace, "/tmp/ernic-cc-bneck.trace") == 0);
 }
 
 /* conf/dcqcn.ini: the memif pair with DCQCN devargs on both ernic ports. */
@@ -547,6 +576,7 @@ static CU_TestInfo config_tests[] = {
 	{ "conf/af_xdp-host.ini", test_af_xdp_ini },
 	{ "conf/memif-pair.ini", test_memif_ini },
 	{ "conf/dcqcn.ini", test_dcqcn_ini },
+	{ "conf/cc-bneck.ini", test_cc_bneck_ini },
 	{ "conf/selective-repeat.ini", test_sr_ini },
 	{ "broken files: the specific error", test_broken_files },
 	{ "command line over the file", test_command_line },
