@@ -17,7 +17,7 @@
 #include <rte_ethdev.h>
 
 #include "cc_trace.h"
-#include "rte_pmd_ernic.h"
+#include "cli_cc.h"
 #include "rte_pmd_fault.h"
 
 static const char *const cc_trace_names[CC_TRACE_XS] = {
@@ -26,30 +26,18 @@ static const char *const cc_trace_names[CC_TRACE_XS] = {
 	"fault_ecn_marked", "fault_tx_ecn_marked",
 };
 
-/* The net_fault port with a bottleneck under ernic port @p port, or -1. */
-static int
-cc_trace_bneck(uint16_t port)
-{
-	struct rte_pmd_fault_params prm;
-	int under = rte_pmd_ernic_underlying_port(port);
-
-	if (under < 0 || rte_pmd_fault_get_params((uint16_t)under, &prm) != 0 ||
-	    prm.rate_mbps == 0)
-		return -1;
-	return under;
-}
-
 int
 cc_trace_open(struct cc_trace *t, const char *path, const uint16_t port[2],
 	      uint32_t nqps)
 {
+	struct rte_pmd_fault_params prm;
 	unsigned int i;
 	uint32_t q;
 
 	memset(t, 0, sizeof(*t));
-	t->fault = cc_trace_bneck(port[0]);
+	t->fault = cc_bneck_port(port[0], &prm);
 	if (t->fault < 0)
-		t->fault = cc_trace_bneck(port[1]);
+		t->fault = cc_bneck_port(port[1], &prm);
 	for (i = 0; t->fault >= 0 && i < CC_TRACE_XS; i++) {
 		if (rte_eth_xstats_get_id_by_name((uint16_t)t->fault,
 						  cc_trace_names[i],

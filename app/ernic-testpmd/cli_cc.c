@@ -204,8 +204,7 @@ cc_snap_take(struct cc_snap *s, struct roce_qp *const *qp, uint32_t n)
 	}
 }
 
-/* The net_fault port with a bottleneck under ernic port @p port, or -1. */
-static int
+int
 cc_bneck_port(uint16_t port, struct rte_pmd_fault_params *prm)
 {
 	int under = rte_pmd_ernic_underlying_port(port);

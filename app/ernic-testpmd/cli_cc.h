@@ -24,6 +24,14 @@ struct cc_snap {
 	struct roce_qp_cc_info info[CC_SNAP_MAX];
 };
 
+struct rte_pmd_fault_params;
+
+/**
+ * The net_fault port with a bottleneck (rate_mbps set) right under ernic
+ * port @p port, its parameters in @p prm; -1 when there is none.
+ */
+int cc_bneck_port(uint16_t port, struct rte_pmd_fault_params *prm);
+
 /** Record the state of @p qp[0..n) (at most CC_SNAP_MAX). */
 void cc_snap_take(struct cc_snap *s, struct roce_qp *const *qp, uint32_t n);
 
