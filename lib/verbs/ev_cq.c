@@ -2,12 +2,17 @@
 /*
  * Completion queues and completion channels.
  *
- * A lib/roce CQ belongs to one worker, and a QP to the worker of its CQs.
- * On a port with one worker (the default) a CQ is made at once. With
- * several workers, the CQ is made when the first QP that uses it is
- * created (ev_cq_bind()), on that QP's worker: the QPs of a program then
- * spread over the workers whatever order it creates its CQs in; until
- * then the CQ polls empty and remembers an arm.
+ * A lib/roce CQ belongs to one worker. An ibv_cq is a set of them, a part
+ * on each worker one of its QPs runs on (ev_cq_bind()), so that the QPs
+ * of a program that share one CQ pair, as perftest's do, still spread
+ * over the port's workers. A poll takes from the parts in turn, starting
+ * one further each call; entries of one QP stay in order (they are all
+ * in its worker's part), and IBTA orders a CQ's completions by work
+ * queue only. On a port with one worker the CQ's one part is made at
+ * once; with several, parts come with the QPs, and until the first one
+ * the CQ polls empty and remembers an arm. An arm arms every part and is
+ * remembered for the parts made later: a program may see one more event
+ * than it armed for, never one less.
  *
  * Polling runs the port once first (ev_port_drive()): a program that
  * polls its CQ moves its own traffic.
@@ -77,6 +82,7 @@ int
 ibv_get_cq_event(struct ibv_comp_channel *channel, struct ibv_cq **cq,
 		 void **cq_context)
 {
+	struct ev_cq_part *part;
 	struct ev_channel *ch;
 	struct roce_cq *rcq;
 	void *tag = NULL;
@@ -96,9 +102,12 @@ ibv_get_cq_event(struct ibv_comp_channel *channel, struct ibv_cq **cq,
 		return -1;
 	}
 	c = tag;
+	part = ev_cq_part_of(c, rcq);
 	/* counted before the caller can acknowledge it (ibv_destroy_cq()) */
 	pthread_mutex_lock(&c->ibcq.mutex);
 	c->events_got++;
+	if (part != NULL)
+		part->events_got++;
 	pthread_mutex_unlock(&c->ibcq.mutex);
 	*cq = ibv_cq_ex_to_cq(&c->ibcq);
 	if (cq_context != NULL)
@@ -109,14 +118,26 @@ ibv_get_cq_event(struct ibv_comp_channel *channel, struct ibv_cq **cq,
 void
 ibv_ack_cq_events(struct ibv_cq *cq, unsigned int nevents)
 {
+	struct ev_cq_part *part;
+	unsigned int left = nevents, k;
 	struct ev_cq *c;
+	uint32_t i, np;
 
 	if (cq == NULL || nevents == 0)
 		return;
 	c = ev_cq(cq);
-	if (c->cq != NULL)
-		roce_ack_cq_events(c->cq, nevents);
+	np = __atomic_load_n(&c->nparts, __ATOMIC_ACQUIRE);
 	pthread_mutex_lock(&cq->mutex);
+	/* to the parts the events came from, which count them for destroy */
+	for (i = 0; i < np && left > 0; i++) {
+		part = &c->part[i];
+		k = RTE_MIN(left, part->events_got - part->events_acked);
+		if (k == 0)
+			continue;
+		part->events_acked += k;
+		roce_ack_cq_events(part->cq, k);
+		left -= k;
+	}
 	cq->comp_events_completed += nevents;
 	pthread_cond_signal(&cq->cond);
 	pthread_mutex_unlock(&cq->mutex);
@@ -126,21 +147,15 @@ ibv_ack_cq_events(struct ibv_cq *cq, unsigned int nevents)
 /* Polling                                                            */
 /* ------------------------------------------------------------------ */
 
-int
-ev_poll_cq(struct ibv_cq *ibcq, int n, struct ibv_wc *wc)
+/* Up to @p n completions of one part; < 0: the part is in error and empty. */
+static int
+cq_part_poll(struct roce_cq *rcq, int n, struct ibv_wc *wc)
 {
-	struct ev_cq *c = ev_cq(ibcq);
 	struct roce_wc rwc[EV_POLL_BURST];
 	int got = 0, k, i;
 
-	if (unlikely(n < 0 || (wc == NULL && n > 0)))
-		return -EINVAL;
-	ev_port_drive(c->port);
-	if (unlikely(c->cq == NULL))
-		return 0;	/* no QP uses it yet */
-	ev_lock(&c->lock);
 	while (got < n) {
-		k = roce_poll_cq(c->cq, rwc, RTE_MIN(n - got, EV_POLL_BURST));
+		k = roce_poll_cq(rcq, rwc, RTE_MIN(n - got, EV_POLL_BURST));
 		if (k <= 0) {
 			/* overrun, drained: the CQ is in error (IBTA 11.4.2.1) */
 			if (k < 0 && got == 0)
@@ -153,26 +168,60 @@ ev_poll_cq(struct ibv_cq *ibcq, int n, struct ibv_wc *wc)
 		if (k < EV_POLL_BURST)
 			break;
 	}
-	ev_unlock(&c->lock);
 	return got;
+}
+
+/* The index after part @p s of @p np. */
+static inline uint32_t
+cq_part_next(uint32_t s, uint32_t np)
+{
+	return s + 1 < np ? s + 1 : 0;
+}
+
+int
+ev_poll_cq(struct ibv_cq *ibcq, int n, struct ibv_wc *wc)
+{
+	struct ev_cq *c = ev_cq(ibcq);
+	int got = 0, err = 0, k;
+	uint32_t np, s, i;
+
+	if (unlikely(n < 0 || (wc == NULL && n > 0)))
+		return -EINVAL;
+	ev_port_drive(c->port);
+	np = __atomic_load_n(&c->nparts, __ATOMIC_ACQUIRE);
+	if (unlikely(np == 0))
+		return 0;	/* no QP uses it yet */
+	ev_lock(&c->lock);
+	s = c->next < np ? c->next : 0;
+	/* the next poll starts one part further: none waits behind a busy one */
+	c->next = cq_part_next(s, np);
+	for (i = 0; i < np && got < n; i++, s = cq_part_next(s, np)) {
+		k = cq_part_poll(c->part[s].cq, n - got, &wc[got]);
+		if (k < 0)
+			err = k;
+		else
+			got += k;
+	}
+	ev_unlock(&c->lock);
+	return got == 0 && err < 0 ? err : got;
 }
 
 int
 ev_req_notify_cq(struct ibv_cq *ibcq, int solicited_only)
 {
 	struct ev_cq *c = ev_cq(ibcq);
+	uint32_t np, i;
 	int ret = 0;
 
 	if (ibcq->channel == NULL)
 		return EINVAL;
 	ev_lock(&c->lock);
-	if (c->cq == NULL) {
-		/* the arm waits for the CQ (ev_cq_bind()) */
-		c->armed_before_bind = true;
-		c->arm_solicited = solicited_only != 0;
-	} else {
-		ret = roce_req_notify_cq(c->cq, solicited_only != 0);
-	}
+	/* kept for the parts made later (ev_cq_bind()) */
+	c->armed = true;
+	c->arm_solicited = solicited_only != 0;
+	np = __atomic_load_n(&c->nparts, __ATOMIC_ACQUIRE);
+	for (i = 0; i < np && ret == 0; i++)
+		ret = roce_req_notify_cq(c->part[i].cq, solicited_only != 0);
 	ev_unlock(&c->lock);
 	/* the program will sleep on the channel: keep the port moving */
 	ev_env_kick(c->port);
@@ -193,30 +242,41 @@ static int
 cqx_next(struct ibv_cq_ex *ibcq)
 {
 	struct ev_cq *c = cqx(ibcq);
-	int k = roce_poll_cq(c->cq, &c->cur, 1);
+	uint32_t np = __atomic_load_n(&c->nparts, __ATOMIC_ACQUIRE);
+	uint32_t s = c->next < np ? c->next : 0, i;
+	int k, err = ENOENT;
 
-	if (k == 0)
-		return ENOENT;
-	if (k < 0)
-		return EIO;
-	ibcq->wr_id = c->cur.wr_id;
-	ibcq->status = (enum ibv_wc_status)c->cur.status;
-	return 0;
+	/* from the part of the last entry, then the others in turn */
+	for (i = 0; i < np; i++, s = cq_part_next(s, np)) {
+		k = roce_poll_cq(c->part[s].cq, &c->cur, 1);
+		if (k > 0) {
+			c->next = s;
+			ibcq->wr_id = c->cur.wr_id;
+			ibcq->status = (enum ibv_wc_status)c->cur.status;
+			return 0;
+		}
+		if (k < 0)
+			err = EIO;
+	}
+	return err;
 }
 
 static int
 cqx_start_poll(struct ibv_cq_ex *ibcq, struct ibv_poll_cq_attr *attr)
 {
 	struct ev_cq *c = cqx(ibcq);
+	uint32_t np;
 	int ret;
 
 	if (attr != NULL && attr->comp_mask != 0)
 		return EINVAL;
 	ev_port_drive(c->port);
-	if (c->cq == NULL)
+	np = __atomic_load_n(&c->nparts, __ATOMIC_ACQUIRE);
+	if (np == 0)
 		return ENOENT;
 	/* held until ibv_end_poll(), unless there is nothing to read */
 	ev_lock(&c->lock);
+	c->next = cq_part_next(c->next < np ? c->next : 0, np);
 	ret = cqx_next(ibcq);
 	if (ret != 0)
 		ev_unlock(&c->lock);
@@ -321,32 +381,59 @@ cqx_init(struct ev_cq *c)
 /* Create, bind, resize, destroy                                      */
 /* ------------------------------------------------------------------ */
 
-int
+struct ev_cq_part *
+ev_cq_part_of(struct ev_cq *c, const struct roce_cq *rcq)
+{
+	uint32_t np = __atomic_load_n(&c->nparts, __ATOMIC_ACQUIRE), i;
+
+	for (i = 0; i < np; i++)
+		if (c->part[i].cq == rcq)
+			return &c->part[i];
+	return NULL;
+}
+
+struct roce_cq *
 ev_cq_bind(struct ev_cq *c, struct roce_worker *w)
 {
+	uint32_t np = c->nparts, i;	/* ctl held: no other writer */
 	struct ev_channel *ch;
-	int ret;
+	struct roce_cq *rcq;
+	int ret = 0;
 
-	if (c->cq != NULL)
-		return c->w == w ? 0 : EINVAL;
-	c->cq = roce_create_cq(w, c->depth);
-	if (c->cq == NULL)
-		return ev_errno(EV_V_CREATE_CQ, rte_errno);
-	c->w = w;
+	for (i = 0; i < np; i++)
+		if (c->part[i].w == w)
+			return c->part[i].cq;
+	if (np == c->max_parts) {
+		errno = EINVAL;	/* a worker the port did not have at create */
+		return NULL;
+	}
+	rcq = roce_create_cq(w, c->depth);
+	if (rcq == NULL) {
+		errno = ev_errno(EV_V_CREATE_CQ, rte_errno);
+		return NULL;
+	}
 	if (c->ibcq.channel != NULL) {
 		ch = container_of(c->ibcq.channel, struct ev_channel, ibch);
-		ret = roce_cq_set_channel(c->cq, ch->ch, c);
-		if (ret == 0 && c->armed_before_bind)
-			ret = roce_req_notify_cq(c->cq, c->arm_solicited);
-		if (ret != 0) {
-			roce_destroy_cq(c->cq);
-			c->cq = NULL;
-			c->w = NULL;
-			return ev_errno(EV_V_CREATE_CQ, ret);
-		}
-		c->armed_before_bind = false;
+		ret = roce_cq_set_channel(rcq, ch->ch, c);
 	}
-	return 0;
+	/* an arm of the program's holds for this part too */
+	ev_lock(&c->lock);
+	if (ret == 0 && c->ibcq.channel != NULL && c->armed)
+		ret = roce_req_notify_cq(rcq, c->arm_solicited);
+	if (ret == 0) {
+		c->part[np].cq = rcq;
+		c->part[np].w = w;
+		c->part[np].events_got = 0;
+		c->part[np].events_acked = 0;
+		__atomic_store_n(&c->nparts, np + 1, __ATOMIC_RELEASE);
+	}
+	ev_unlock(&c->lock);
+	if (ret != 0) {
+		roce_destroy_cq(rcq);
+		errno = ev_errno(EV_V_CREATE_CQ, ret);
+		return NULL;
+	}
+	return rcq;
 }
 
 static struct ev_cq *
@@ -356,7 +443,7 @@ cq_create(struct ibv_context *context, struct ibv_cq_init_attr_ex *a)
 	struct ev_port *p = ctx->port;
 	struct roce_device_attr da;
 	struct ev_cq *c;
-	int ret;
+	int nw;
 
 	roce_query_device(p->rdev, &da);
 	if (a->cqe == 0 || a->cqe > da.max_cqe || a->comp_vector != 0 ||
@@ -374,11 +461,17 @@ cq_create(struct ibv_context *context, struct ibv_cq_init_attr_ex *a)
 		errno = EOPNOTSUPP;
 		return NULL;
 	}
-	c = calloc(1, sizeof(*c));
+	nw = rte_pmd_ernic_nb_workers(p->port_id);
+	if (nw <= 0) {
+		errno = ENODEV;
+		return NULL;
+	}
+	c = calloc(1, sizeof(*c) + (size_t)nw * sizeof(c->part[0]));
 	if (c == NULL) {
 		errno = ENOMEM;
 		return NULL;
 	}
+	c->max_parts = (uint32_t)nw;
 	c->ctx = ctx;
 	c->port = p;
 	c->depth = a->cqe;
@@ -391,16 +484,20 @@ cq_create(struct ibv_context *context, struct ibv_cq_init_attr_ex *a)
 	pthread_mutex_init(&c->ibcq.mutex, NULL);
 	pthread_cond_init(&c->ibcq.cond, NULL);
 	cqx_init(c);
-	/* one worker: made now; several: made with its first QP */
-	if (rte_pmd_ernic_nb_workers(p->port_id) == 1) {
+	/* one worker: made now; several: a part with each QP's worker */
+	if (nw == 1) {
+		struct roce_cq *rcq;
+
 		pthread_mutex_lock(&ev_env.ctl);
 		ev_port_hold(p);
-		ret = ev_cq_bind(c, rte_pmd_ernic_get_worker(p->port_id, 0));
+		rcq = ev_cq_bind(c, rte_pmd_ernic_get_worker(p->port_id, 0));
 		ev_port_release(p);
 		pthread_mutex_unlock(&ev_env.ctl);
-		if (ret != 0) {
+		if (rcq == NULL) {
+			int err = errno;
+
 			free(c);
-			errno = ret;
+			errno = err;
 			return NULL;
 		}
 	}
@@ -456,6 +553,7 @@ ibv_resize_cq(struct ibv_cq *cq, int cqe)
 {
 	struct roce_device_attr da;
 	struct ev_cq *c;
+	uint32_t i;
 	int ret = 0;
 
 	if (cq == NULL || cqe <= 0)
@@ -467,8 +565,9 @@ ibv_resize_cq(struct ibv_cq *cq, int cqe)
 	pthread_mutex_lock(&ev_env.ctl);
 	ev_port_hold(c->port);
 	ev_lock(&c->lock);
-	if (c->cq != NULL)
-		ret = roce_resize_cq(c->cq, (uint32_t)cqe);
+	/* parts made later take the new depth */
+	for (i = 0; i < c->nparts && ret == 0; i++)
+		ret = roce_resize_cq(c->part[i].cq, (uint32_t)cqe);
 	if (ret == 0) {
 		c->depth = (uint32_t)cqe;
 		cq->cqe = cqe;
@@ -487,9 +586,15 @@ ev_cq_destroy(struct ev_cq *c)
 	if (__atomic_load_n(&c->qps, __ATOMIC_ACQUIRE) != 0)
 		return EBUSY;
 	pthread_mutex_lock(&ev_env.ctl);
-	if (c->cq != NULL) {
+	if (c->nparts > 0) {
+		/* from the last: a part that fails stays, with those before */
 		ev_port_hold(c->port);
-		ret = roce_destroy_cq(c->cq);
+		while (c->nparts > 0 && ret == 0) {
+			ret = roce_destroy_cq(c->part[c->nparts - 1].cq);
+			if (ret == 0)
+				__atomic_store_n(&c->nparts, c->nparts - 1,
+						 __ATOMIC_RELEASE);
+		}
 		ev_port_release(c->port);
 	}
 	pthread_mutex_unlock(&ev_env.ctl);

@@ -662,7 +662,7 @@ ctx_find(struct ev_context *ctx, const struct roce_async_event *ev,
 		for (l = head->next; !found && l != head; l = l->next) {
 			struct ev_cq *cq = container_of(l, struct ev_cq, link);
 
-			if (cq->cq != NULL && cq->cq == ev->element.cq) {
+			if (ev_cq_part_of(cq, ev->element.cq) != NULL) {
 				out->element.cq = ibv_cq_ex_to_cq(&cq->ibcq);
 				found = true;
 			}

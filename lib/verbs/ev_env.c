@@ -24,6 +24,7 @@
  * requests inline instead of waiting for another thread.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <poll.h>
 #include <sched.h>
 #include <stdarg.h>
@@ -533,11 +534,63 @@ ports_linger(void)
 	}
 }
 
+/*
+ * [verbs] exit_stats = 1: each port's counters that moved, logged before
+ * the ports close (the per-worker ones show how the QPs spread), a line
+ * a port at NOTICE.
+ */
+static void
+ports_log_stats(void)
+{
+	struct rte_eth_xstat_name *names = NULL;
+	struct rte_eth_xstat *xs = NULL;
+	char line[1024];
+	unsigned int i;
+	int n, k, j;
+	size_t len;
+
+	for (i = 0; ev_env.set.exit_stats && i < ev_env.nb_ports; i++) {
+		n = rte_eth_xstats_get(ev_env.port[i].port_id, NULL, 0);
+		if (n <= 0)
+			continue;
+		names = calloc((size_t)n, sizeof(*names));
+		xs = calloc((size_t)n, sizeof(*xs));
+		if (names == NULL || xs == NULL ||
+		    rte_eth_xstats_get_names(ev_env.port[i].port_id, names,
+					     (unsigned int)n) != n ||
+		    (k = rte_eth_xstats_get(ev_env.port[i].port_id, xs,
+					    (unsigned int)n)) != n) {
+			ev_log("ernic%u: cannot read its counters", i);
+			free(names);
+			free(xs);
+			continue;
+		}
+		len = (size_t)snprintf(line, sizeof(line), "ernic%u:", i);
+		for (j = 0; j < k; j++) {
+			if (xs[j].value == 0 || xs[j].id >= (uint64_t)n)
+				continue;
+			if (len + strlen(names[xs[j].id].name) + 24 >= sizeof(line)) {
+				ev_log_level(RTE_LOG_NOTICE, "%s", line);
+				len = (size_t)snprintf(line, sizeof(line),
+						       "ernic%u:", i);
+			}
+			len += (size_t)snprintf(line + len, sizeof(line) - len,
+						" %s=%" PRIu64,
+						names[xs[j].id].name,
+						xs[j].value);
+		}
+		ev_log_level(RTE_LOG_NOTICE, "%s", line);
+		free(names);
+		free(xs);
+	}
+}
+
 static void
 ev_env_stop(void)
 {
 	ports_finish_closing();
 	ports_linger();
+	ports_log_stats();
 	if (ev_env.thread_started) {
 		__atomic_store_n(&ev_env.stop, true, __ATOMIC_RELEASE);
 		ev_env_kick(NULL);

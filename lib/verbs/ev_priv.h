@@ -89,6 +89,7 @@ struct ev_settings {
 	/** port ACTIVE once started, not only while its link is up */
 	bool active_when_started;
 	bool quiet;			/**< no start-up line on stderr */
+	bool exit_stats;		/**< the ports' counters logged at exit */
 };
 
 struct ernic_env_config;
@@ -264,16 +265,31 @@ struct ev_channel {
 	struct ev_port *port;
 };
 
+/** The part of an ev_cq on one worker: a lib/roce CQ. */
+struct ev_cq_part {
+	struct roce_cq *cq;
+	struct roce_worker *w;
+	/** events ibv_get_cq_event() took from it, and acknowledged (ibcq.mutex) */
+	unsigned int events_got;
+	unsigned int events_acked;
+};
+
+/*
+ * A CQ has a lib/roce CQ on each worker one of its QPs runs on (ev_cq.c):
+ * parts are only appended (ctl held), each published by a release store
+ * of nparts, and destroyed with the CQ.
+ */
 struct ev_cq {
 	struct ibv_cq_ex ibcq;		/**< its first part is struct ibv_cq */
-	struct roce_cq *cq;		/**< NULL until a QP binds it */
 	struct ev_context *ctx;
 	struct ev_port *port;
-	struct roce_worker *w;		/**< the worker it is bound to */
 	ev_lock_t lock;		/**< pollers */
 	uint32_t depth;
 	uint64_t wc_flags;		/**< ibv_create_cq_ex() fields */
-	bool armed_before_bind;
+	uint32_t nparts;		/**< parts made (atomic) */
+	uint32_t max_parts;		/**< the port's workers */
+	uint32_t next;			/**< poller: the part polled first */
+	bool armed;			/**< armed once: parts made later are too */
 	int arm_solicited;
 	/** events ibv_get_cq_event() returned (ibcq.mutex), for destroy */
 	unsigned int events_got;
@@ -281,6 +297,7 @@ struct ev_cq {
 	/* ibv_start_poll()/ibv_next_poll() */
 	struct roce_wc cur;
 	struct ev_link link;
+	struct ev_cq_part part[];	/**< max_parts */
 };
 
 static inline struct ev_cq *
@@ -321,6 +338,8 @@ struct ev_qp {
 	struct ev_port *port;
 	struct ev_cq *scq, *rcq;
 	struct ev_srq *srq;
+	struct roce_worker *w;		/**< the worker it runs on */
+	struct roce_cq *rscq, *rrcq;	/**< its CQs' parts on that worker */
 	enum ibv_qp_type type;
 	bool is_ex;			/**< created with send_ops_flags */
 	uint32_t max_send_sge, max_recv_sge, max_inline;
@@ -389,8 +408,13 @@ int ev_req_notify_cq(struct ibv_cq *cq, int solicited_only);
 struct ibv_cq_ex *ev_create_cq_ex(struct ibv_context *c,
 				  struct ibv_cq_init_attr_ex *attr);
 int ev_modify_cq(struct ibv_cq *cq, struct ibv_modify_cq_attr *attr);
-/** Bind @p cq to worker @p w (ctl + port held). 0 or an errno. */
-int ev_cq_bind(struct ev_cq *cq, struct roce_worker *w);
+/**
+ * The lib/roce CQ of @p cq on worker @p w, made if it has none yet (ctl +
+ * port held). NULL with errno set on failure.
+ */
+struct roce_cq *ev_cq_bind(struct ev_cq *cq, struct roce_worker *w);
+/** The part of @p cq holding lib/roce CQ @p rcq, or NULL. */
+struct ev_cq_part *ev_cq_part_of(struct ev_cq *cq, const struct roce_cq *rcq);
 
 /* ev_qp.c */
 struct ibv_qp *ev_create_qp_ex(struct ibv_context *c,

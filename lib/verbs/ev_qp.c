@@ -2,9 +2,11 @@
 /*
  * Queue pairs, shared receive queues and address handles.
  *
- * A QP is made on the worker of its CQs (and SRQ); CQs not yet made are
- * made on the same worker (ev_cq_bind()), and a QP whose queues have no
- * worker yet gets the port's next one (rte_pmd_ernic_pick_worker()).
+ * A QP is made on the worker of its SRQ, or else on the port's next one
+ * (rte_pmd_ernic_pick_worker()): QPs that share CQs spread over the
+ * workers all the same, each CQ getting a part on the QP's worker
+ * (ev_cq_bind()). An SRQ's receive queue is read by one worker, so the
+ * QPs of one SRQ share it.
  * The legality of a Modify QP (transitions, required and allowed
  * attributes, ranges) is lib/roce's table (roce_qp_table.c): this file
  * translates the structs and resolves the next hop of an address vector
@@ -34,26 +36,11 @@
 		     IBV_QP_EX_WITH_LOCAL_INV | IBV_QP_EX_WITH_BIND_MW | \
 		     IBV_QP_EX_WITH_SEND_WITH_INV)
 
-/* The worker the QP's queues agree on (bound ones), NULL when none. */
+/* The worker of the QP: its SRQ's, or the port's next one. */
 static int
-qp_worker(struct ev_port *p, struct ev_cq *scq, struct ev_cq *rcq,
-	  struct ev_srq *srq, struct roce_worker **w)
+qp_worker(struct ev_port *p, struct ev_srq *srq, struct roce_worker **w)
 {
-	struct roce_worker *cand[3] = {
-		scq->w, rcq->w, srq != NULL ? srq->w : NULL,
-	};
-	unsigned int i;
-
-	*w = NULL;
-	for (i = 0; i < RTE_DIM(cand); i++) {
-		if (cand[i] == NULL)
-			continue;
-		if (*w != NULL && *w != cand[i])
-			return EINVAL;	/* queues on two workers */
-		*w = cand[i];
-	}
-	if (*w == NULL)
-		*w = rte_pmd_ernic_pick_worker(p->port_id);
+	*w = srq != NULL ? srq->w : rte_pmd_ernic_pick_worker(p->port_id);
 	return *w != NULL ? 0 : ENODEV;
 }
 
@@ -123,15 +110,17 @@ qp_create(struct ibv_context *context, struct ibv_qp_init_attr_ex *a)
 	ri.lkey_at_exec = true;
 
 	pthread_mutex_lock(&ev_env.ctl);
-	ret = qp_worker(p, q->scq, q->rcq, q->srq, &w);
+	ret = qp_worker(p, q->srq, &w);
 	if (ret == 0) {
 		ev_port_hold(p);
-		ret = ev_cq_bind(q->scq, w);
-		if (ret == 0)
-			ret = ev_cq_bind(q->rcq, w);
-		if (ret == 0) {
-			ri.send_cq = q->scq->cq;
-			ri.recv_cq = q->rcq->cq;
+		q->w = w;
+		q->rscq = ev_cq_bind(q->scq, w);
+		q->rrcq = q->rscq != NULL ? ev_cq_bind(q->rcq, w) : NULL;
+		if (q->rrcq == NULL) {
+			ret = errno;
+		} else {
+			ri.send_cq = q->rscq;
+			ri.recv_cq = q->rrcq;
 			q->qp = roce_create_qp(container_of(a->pd, struct ev_pd,
 						ibpd)->pd, &ri);
 			if (q->qp == NULL)
@@ -225,13 +214,14 @@ static void
 qp_discard_cqes(struct ev_qp *q)
 {
 	struct ev_cq *cqs[2] = { q->scq, q->rcq };
+	struct roce_cq *parts[2] = { q->rscq, q->rrcq };
 	unsigned int i;
 
 	for (i = 0; i < 2; i++) {
-		if (i == 1 && cqs[1] == cqs[0])
+		if (i == 1 && parts[1] == parts[0])
 			break;
 		ev_lock(&cqs[i]->lock);
-		roce_cq_discard_qp(cqs[i]->cq, roce_qp_num(q->qp));
+		roce_cq_discard_qp(parts[i], roce_qp_num(q->qp));
 		ev_unlock(&cqs[i]->lock);
 	}
 }

@@ -24,6 +24,7 @@ struct verbs_section {
 	char exit_linger_ms[ERNIC_ENV_VALUE_LEN];
 	char port_state[ERNIC_ENV_VALUE_LEN];
 	char quiet[ERNIC_ENV_VALUE_LEN];
+	char exit_stats[ERNIC_ENV_VALUE_LEN];
 };
 
 #define VKEY(k) { #k, offsetof(struct verbs_section, k), ERNIC_ENV_VALUE_LEN, \
@@ -38,6 +39,7 @@ static const struct ernic_env_key verbs_keys[] = {
 	VKEY(exit_linger_ms),
 	VKEY(port_state),
 	VKEY(quiet),
+	VKEY(exit_stats),
 };
 
 /* A numeric setting: its key, where it goes, its range, its default. */
@@ -64,6 +66,22 @@ static const char *const progress_names[] = {
 	[EV_PROGRESS_SPIN] = "spin",
 	[EV_PROGRESS_OFF] = "off",
 };
+
+/* A 0/1 setting: left alone when absent. */
+static int
+flag_parse(const char *path, const char *key, const char *txt, bool *out,
+	   char *err, size_t errlen)
+{
+	if (txt[0] == '\0')
+		return 0;
+	if (strcmp(txt, "0") != 0 && strcmp(txt, "1") != 0) {
+		snprintf(err, errlen, "%s: [verbs] %s: bad value \"%s\": expected 0 or 1",
+			 path, key, txt);
+		return -EINVAL;
+	}
+	*out = txt[0] == '1';
+	return 0;
+}
 
 static int
 settings_check(const char *path, const struct verbs_section *v,
@@ -114,14 +132,10 @@ settings_check(const char *path, const struct verbs_section *v,
 		}
 		s->active_when_started = v->port_state[0] == 's';
 	}
-	if (v->quiet[0] != '\0') {
-		if (strcmp(v->quiet, "0") != 0 && strcmp(v->quiet, "1") != 0) {
-			snprintf(err, errlen, "%s: [verbs] quiet: bad value \"%s\": expected 0 or 1",
-				 path, v->quiet);
-			return -EINVAL;
-		}
-		s->quiet = v->quiet[0] == '1';
-	}
+	if (flag_parse(path, "quiet", v->quiet, &s->quiet, err, errlen) != 0 ||
+	    flag_parse(path, "exit_stats", v->exit_stats, &s->exit_stats, err,
+		       errlen) != 0)
+		return -EINVAL;
 	return 0;
 }
 

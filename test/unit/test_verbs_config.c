@@ -171,15 +171,15 @@ test_defaults_and_other_sections(void)
 	CU_ASSERT(s.idle_sleep_us == 200 && s.spin_us == 200);
 	CU_ASSERT(s.link_wait_ms == 5000 && s.resolve_ms == 3000);
 	CU_ASSERT(s.exit_linger_ms == 100);
-	CU_ASSERT(!s.active_when_started && !s.quiet);
+	CU_ASSERT(!s.active_when_started && !s.quiet && !s.exit_stats);
 	CU_ASSERT(c.nb_ports == 1);
 
 	CU_ASSERT_FATAL(ev_settings_load(write_conf("set.ini",
 		"[verbs]\nprogress = spin\nidle_sleep_us = 1\nspin_us = 0\n"
 		"link_wait_ms = 600000\nresolve_ms = 1\nport_state = started\n"
-		"quiet = 1\nexit_linger_ms = 0\n"), &c, &s, err,
+		"quiet = 1\nexit_linger_ms = 0\nexit_stats = 1\n"), &c, &s, err,
 		sizeof(err)) == 0);
-	CU_ASSERT(s.exit_linger_ms == 0);
+	CU_ASSERT(s.exit_linger_ms == 0 && s.exit_stats);
 	CU_ASSERT(s.progress == EV_PROGRESS_SPIN);
 	CU_ASSERT(s.idle_sleep_us == 1 && s.spin_us == 0);
 	CU_ASSERT(s.link_wait_ms == 600000 && s.resolve_ms == 1);
@@ -230,6 +230,8 @@ test_bad_values(void)
 		   "[verbs] port_state: bad value \"up\": expected link or started");
 	expect_bad("quiet.ini", "[verbs]\nquiet = yes\n",
 		   "[verbs] quiet: bad value \"yes\": expected 0 or 1");
+	expect_bad("stats.ini", "[verbs]\nexit_stats = 2\n",
+		   "[verbs] exit_stats: bad value \"2\": expected 0 or 1");
 	expect_bad("empty.ini", "[verbs]\nprogress =\n",
 		   "[verbs] progress: empty value");
 	expect_bad("twice.ini", "[verbs]\nquiet = 1\nquiet = 0\n",

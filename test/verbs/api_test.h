@@ -140,6 +140,7 @@ int wait_async(enum ibv_event_type type, const void *obj, unsigned int ms);
 /* the tests of verbs_api_rc.c and verbs_api_ud.c */
 void test_rc_traffic(void);
 void test_solicited_event(void);
+void test_shared_cqs(void);
 void test_qp_ex(void);
 void test_sq_full(void);
 void test_bad_lkey_reset(void);

@@ -427,6 +427,8 @@ static CU_TestInfo verbs_tests[] = {
 	  test_rc_traffic },
 	{ "RC: solicited event on a completion channel",
 	  test_solicited_event },
+	{ "RC: eight QPs on one CQ pair, spread over the workers",
+	  test_shared_cqs },
 	{ "extended QP and CQ: ibv_wr_*, ibv_start_poll", test_qp_ex },
 	{ "full send queue, RNR retries", test_sq_full },
 	{ "bad L_Key, RESET forgets, back to RTS", test_bad_lkey_reset },

@@ -4,6 +4,8 @@
  * immediate, READ, atomics, inline, partial lists, solicited events, the
  * extended QP, a full send queue, a bad L_Key and RESET.
  */
+#include <rte_ethdev.h>
+
 #include "api_test.h"
 
 /* ------------------------------------------------------------------ */
@@ -626,6 +628,146 @@ test_bad_lkey_reset(void)
 	CU_ASSERT_EQUAL(memcmp(ma.p + 8192, mb.p + 4096, 700), 0);
 
 	pair_free(&p);
+	mem_free(&ma);
+	mem_free(&mb);
+}
+
+/*
+ * Counter @p name of ernic0 (its ethdev, in this process) into @p v:
+ * false when the port has no such counter (per-worker counters exist
+ * with several workers only).
+ */
+static bool
+port_counter(const char *name, uint64_t *v)
+{
+	uint64_t id;
+	uint16_t pid;
+
+	*v = 0;
+	return rte_eth_dev_get_port_by_name("net_ernic0", &pid) == 0 &&
+		rte_eth_xstats_get_id_by_name(pid, name, &id) == 0 &&
+		rte_eth_xstats_get_by_id(pid, &id, v, 1) == 1;
+}
+
+/* QP pairs of test_shared_cqs */
+#define SHARED_PAIRS 4
+#define SHARED_MSG 2048
+
+/*
+ * Eight RC QPs on one send CQ and one receive CQ (with a channel), as
+ * perftest -q makes them: every SEND's bytes arrive at its own QP's
+ * buffer, each CQ gives every completion once with its QP's number, an
+ * arm of the receive CQ raises an event; with two workers on the port
+ * (the suite's second run) both workers carry RoCE frames.
+ */
+void
+test_shared_cqs(void)
+{
+	struct ibv_qp *qp[2 * SHARED_PAIRS] = { NULL };
+	struct ibv_wc wc[2 * SHARED_PAIRS];
+	struct ibv_comp_channel *ch;
+	struct ibv_cq *scq, *rcq, *ecq;
+	struct pollfd pfd;
+	struct mem ma, mb;
+	unsigned int i, seen_s = 0, seen_r = 0;
+	uint64_t tx0, tx1, v0, v1;
+	bool two;
+	void *ectx;
+	int n, k;
+
+	port_counter("worker0_tx_roce", &tx0);
+	two = port_counter("worker1_tx_roce", &tx1);
+	CU_ASSERT_EQUAL_FATAL(mem_reg(&ma, ACCESS_ALL), 0);
+	CU_ASSERT_EQUAL_FATAL(mem_reg(&mb, ACCESS_ALL), 0);
+	ch = ibv_create_comp_channel(ctx);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(ch);
+	scq = ibv_create_cq(ctx, CQ_DEPTH, NULL, NULL, 0);
+	rcq = ibv_create_cq(ctx, CQ_DEPTH, NULL, ch, 0);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(scq);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(rcq);
+	/* armed before any QP uses it */
+	CU_ASSERT_EQUAL(ibv_req_notify_cq(rcq, 0), 0);
+	for (i = 0; i < 2 * SHARED_PAIRS; i++) {
+		struct ibv_qp_init_attr a;
+
+		memset(&a, 0, sizeof(a));
+		a.send_cq = scq;
+		a.recv_cq = rcq;
+		a.qp_type = IBV_QPT_RC;
+		a.cap.max_send_wr = QP_WR;
+		a.cap.max_recv_wr = QP_WR;
+		a.cap.max_send_sge = 1;
+		a.cap.max_recv_sge = 1;
+		qp[i] = ibv_create_qp(pd, &a);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(qp[i]);
+	}
+	for (i = 0; i < SHARED_PAIRS; i++)
+		CU_ASSERT_EQUAL_FATAL(rc_connect(qp[2 * i], qp[2 * i + 1]), 0);
+
+	/* pair i: QP 2i sends SHARED_MSG bytes of pattern i to QP 2i+1 */
+	memset(mb.p, 0, MEM_SIZE);
+	for (i = 0; i < SHARED_PAIRS; i++) {
+		fill(ma.p + i * SHARED_MSG, SHARED_MSG, 100 + i);
+		CU_ASSERT_EQUAL(post_recv(qp[2 * i + 1], 200 + i,
+					  mb.p + i * SHARED_MSG, SHARED_MSG,
+					  mb.mr->lkey), 0);
+	}
+	for (i = 0; i < SHARED_PAIRS; i++)
+		CU_ASSERT_EQUAL(post_send(qp[2 * i], 100 + i,
+					  ma.p + i * SHARED_MSG, SHARED_MSG,
+					  ma.mr->lkey, 0), 0);
+	pfd.fd = ch->fd;
+	pfd.events = POLLIN;
+	n = poll(&pfd, 1, WAIT_MS);
+	CU_ASSERT_EQUAL(n, 1);
+	if (n == 1) {
+		ecq = NULL;
+		ectx = NULL;
+		CU_ASSERT_EQUAL(ibv_get_cq_event(ch, &ecq, &ectx), 0);
+		CU_ASSERT_PTR_EQUAL(ecq, rcq);
+		if (ecq != NULL)
+			ibv_ack_cq_events(ecq, 1);
+	}
+	k = poll_wait(scq, wc, SHARED_PAIRS);
+	CU_ASSERT_EQUAL(k, SHARED_PAIRS);
+	for (n = 0; n < k; n++) {
+		i = (unsigned int)(wc[n].wr_id - 100);
+		CU_ASSERT_EQUAL(wc[n].status, IBV_WC_SUCCESS);
+		CU_ASSERT_EQUAL(wc[n].opcode, IBV_WC_SEND);
+		if (i < SHARED_PAIRS) {
+			CU_ASSERT_EQUAL(wc[n].qp_num, qp[2 * i]->qp_num);
+			seen_s |= 1u << i;
+		}
+	}
+	k = poll_wait(rcq, wc, SHARED_PAIRS);
+	CU_ASSERT_EQUAL(k, SHARED_PAIRS);
+	for (n = 0; n < k; n++) {
+		i = (unsigned int)(wc[n].wr_id - 200);
+		CU_ASSERT_EQUAL(wc[n].status, IBV_WC_SUCCESS);
+		CU_ASSERT_EQUAL(wc[n].opcode, IBV_WC_RECV);
+		CU_ASSERT_EQUAL(wc[n].byte_len, SHARED_MSG);
+		if (i < SHARED_PAIRS) {
+			CU_ASSERT_EQUAL(wc[n].qp_num, qp[2 * i + 1]->qp_num);
+			seen_r |= 1u << i;
+		}
+	}
+	CU_ASSERT_EQUAL(seen_s, (1u << SHARED_PAIRS) - 1);
+	CU_ASSERT_EQUAL(seen_r, (1u << SHARED_PAIRS) - 1);
+	CU_ASSERT(memcmp(ma.p, mb.p, SHARED_PAIRS * SHARED_MSG) == 0);
+	CU_ASSERT(cq_quiet(scq));
+	CU_ASSERT(cq_quiet(rcq));
+	/* a port with a second worker: both carried frames */
+	if (two) {
+		CU_ASSERT(port_counter("worker0_tx_roce", &v0) && v0 > tx0);
+		CU_ASSERT(port_counter("worker1_tx_roce", &v1) && v1 > tx1);
+	}
+
+	/* the QPs go, then the CQs (an event taken may still be pending) */
+	for (i = 0; i < 2 * SHARED_PAIRS; i++)
+		CU_ASSERT_EQUAL(ibv_destroy_qp(qp[i]), 0);
+	CU_ASSERT_EQUAL(ibv_destroy_cq(scq), 0);
+	CU_ASSERT_EQUAL(ibv_destroy_cq(rcq), 0);
+	CU_ASSERT_EQUAL(ibv_destroy_comp_channel(ch), 0);
 	mem_free(&ma);
 	mem_free(&mb);
 }

@@ -39,6 +39,14 @@ cleanup() {
 }
 trap cleanup EXIT
 pair_link "$tmp"
+# the same files with two workers a port, their counters logged at exit
+for s in a b; do
+	sed -e '/^vdev = net_ernic0,/s/$/,workers=2/' \
+		-e 's/^\[verbs\]$/[verbs]\nexit_stats = 1/' \
+		"$tmp/$s.ini" >"$tmp/$s-w2.ini"
+done
+ini_sfx=
+pair_check=
 # the side channel's TCP port: one of this run's own a case
 port=$(side_port_base)
 wall=${VERBS_CASE_TIMEOUT:-60}
@@ -79,7 +87,7 @@ pair() {
 	port=$((port + 1))
 	rm -f "$tmp"/[sc].out "$tmp"/[sc].err
 	# the rows on stdout, apart from the libraries' messages on stderr
-	"${nsx[@]}" env SOFTERNIC_CONFIG="$tmp/a.ini" LD_PRELOAD="$preload" \
+	"${nsx[@]}" env SOFTERNIC_CONFIG="$tmp/a$ini_sfx.ini" LD_PRELOAD="$preload" \
 		timeout "$wall" "$@" -p "$port" >"$tmp/s.out" 2>"$tmp/s.err" &
 	spid=$!
 	if ! wait_listen; then
@@ -88,7 +96,7 @@ pair() {
 		fail "$name: the server never listened on port $port"
 		return
 	fi
-	"${nsx[@]}" env SOFTERNIC_CONFIG="$tmp/b.ini" LD_PRELOAD="$preload" \
+	"${nsx[@]}" env SOFTERNIC_CONFIG="$tmp/b$ini_sfx.ini" LD_PRELOAD="$preload" \
 		timeout "$wall" "$@" -p "$port" 127.0.0.1 >"$tmp/c.out" \
 		2>"$tmp/c.err"
 	crc=$?
@@ -109,7 +117,30 @@ pair() {
 		fail "$name: client printed $got result rows, expected $crows"
 		return
 	fi
+	[ -z "$pair_check" ] || $pair_check "$name" || return
 	echo "ok: $name"
+}
+
+# pair_check of the two-worker cases: each worker of each end sent RoCE
+# frames (the counters [verbs] exit_stats logs at exit)
+both_workers_sent() {
+	local f w end
+	for f in s c; do
+		[ $f = s ] && end=server || end=client
+		for w in 0 1; do
+			if ! grep -qE "worker${w}_tx_roce=[1-9]" "$tmp/$f.err"; then
+				fail "$1: worker $w of the $end sent no RoCE frame"
+				return 1
+			fi
+		done
+	done
+}
+
+# pair_workers NAME TOOL...: a bandwidth pair on the files with two
+# workers a port (a-w2.ini, b-w2.ini), both workers of both ends moving
+pair_workers() {
+	ini_sfx=-w2 pair_check=both_workers_sent pair "$1" "$bw" 1 "$bw" 1 \
+		"${@:2}"
 }
 
 num='[0-9]+(\.[0-9]+)?'
@@ -166,6 +197,11 @@ pair send_bw_srq "$bw" 1 "$bw" 1 ib_send_bw -x 1 -n 1000 --use-srq
 pair send_lat_inline "$lat" 1 "$lat" 1 ib_send_lat -x 1 -n 1000 -s 64 -I 128
 pair write_lat_inline "." 0 "$lat" 1 ib_write_lat -x 1 -n 500 -s 64 -I 128
 pair write_bw_q16 "$bw" 1 "$bw" 1 ib_write_bw -x 1 -n 500 -q 16
+# two workers a port: perftest's QPs share one CQ pair and still spread
+# over both (lib/verbs/ev_cq.c)
+pair_workers write_bw_q4_w2 ib_write_bw -x 1 -n 1000 -q 4
+pair_workers send_bw_q4_w2 ib_send_bw -x 1 -n 1000 -q 4
+pair_workers read_bw_q4_w2 ib_read_bw -x 1 -n 1000 -q 4
 pair write_bw_all "$bw" 1 "$bw" 23 ib_write_bw -x 1 -n 50 -a
 pair send_bw_ipv6 "$bw" 1 "$bw" 1 ib_send_bw -x 2 -n 1000
 # the interop suite's data-integrity peer with its feature phases (-f:
