@@ -228,8 +228,9 @@ struct env {
 	struct roce_wc wc[2][NWC];
 };
 
+/* Two connected RC QPs on a fake link, local ACK timeout code @p tmo. */
 static struct env *
-env_create(uint64_t seed, bool sr, enum roce_mtu mtu)
+env_create_tmo(uint64_t seed, bool sr, enum roce_mtu mtu, uint8_t tmo)
 {
 	struct env *e = calloc(1, sizeof(*e));
 	struct roce_qp_init_attr ia;
@@ -243,7 +244,7 @@ env_create(uint64_t seed, bool sr, enum roce_mtu mtu)
 	fake_conn_opts_default(&e->o);
 	e->o.mtu = mtu;
 	e->o.selective_repeat = sr;
-	e->o.timeout = 10;	/* 4 ms simulated */
+	e->o.timeout = tmo;
 	for (i = 0; i < 2; i++) {
 		e->cq[i] = roce_create_cq(e->l->ep[i].w, 4096);
 		if (e->cq[i] == NULL)
@@ -278,6 +279,12 @@ fail:
 	CU_FAIL("environment setup failed");
 	free(e);
 	return NULL;
+}
+
+static struct env *
+env_create(uint64_t seed, bool sr, enum roce_mtu mtu)
+{
+	return env_create_tmo(seed, sr, mtu, 10);	/* 4 ms simulated */
 }
 
 static void
@@ -1028,6 +1035,48 @@ test_timeout_round_from_oldest(void)
 	env_destroy(e);
 }
 
+/*
+ * Round trips longer than 10 ms (a slow bottleneck here, 4 KiB packets
+ * at 1 Mbit/s: 33 ms each; on a worker, thousands of QPs whose WRs wait
+ * behind each other's): the measured RTO follows them up to the local
+ * ACK timeout. With a 10 ms ceiling it ran out before every ACK, and each
+ * comp.psn had its early rounds and spurious resends (16384 QPs on one
+ * worker: 59 -> 7 Gb/s).
+ */
+static void
+test_long_rtt(void)
+{
+	struct env *e = env_create_tmo(603, true, ROCE_MTU_4096, 18);
+	struct fake_link_bneck b = {
+		.rate_mbps = 1,
+		.limit_bytes = 1u << 20,
+		.kmin_bytes = 1u << 20,
+		.kmax_bytes = 1u << 20,
+	};
+	uint64_t ms = rte_get_tsc_hz() / 1000;
+	uint32_t len = 8 * 4096;
+	struct roce_qp *qp;
+
+	CU_ASSERT_FATAL(e != NULL);
+	qp = e->qp[0];
+	CU_ASSERT_FATAL(fake_link_set_bneck(e->l, 0, &b) == 0);
+	fill(e->buf[0], len, 17);
+	CU_ASSERT_EQUAL_FATAL(post(e, ROCE_WR_RDMA_WRITE, 1, 0, len), 0);
+	CU_ASSERT_FATAL(env_wait(e, 1, 0));
+	printf("\n  1 Mbit/s, 4 KiB packets: srtt %" PRIu64 " ms, %" PRIu64
+	       " early rounds, %" PRIu64 " resent ",
+	       qp->comp.srtt / ms, qp->stats.sr_early_rounds,
+	       qp->stats.retrans_pkts);
+	CU_ASSERT(qp->comp.srtt > 10 * ms);
+	CU_ASSERT_EQUAL(qp->stats.sr_early_rounds, 0);
+	CU_ASSERT_EQUAL(qp->stats.retrans_pkts, 0);
+	CU_ASSERT_EQUAL(qp->stats.timeouts, 0);
+	CU_ASSERT_EQUAL(e->wc[0][0].status, ROCE_WC_SUCCESS);
+	CU_ASSERT(memcmp(e->buf[0], e->buf[1], len) == 0);
+	fake_link_set_bneck(e->l, 0, NULL);
+	env_destroy(e);
+}
+
 static CU_TestInfo sr_tests[] = {
 	{ "PSN maps and SACK encoding", test_map },
 	{ "SR extension on the wire", test_wire },
@@ -1045,6 +1094,8 @@ static CU_TestInfo sr_tests[] = {
 	  test_timeout_round_from_oldest },
 	{ "tail loss, lost resends: early rounds resend only what is lost",
 	  test_tail_loss },
+	{ "round trips above 10 ms: no early round before the ACKs",
+	  test_long_rtt },
 	CU_TEST_INFO_NULL,
 };
 

@@ -30,8 +30,8 @@
  *   the loss window is kept) and the full timeout stays due as before;
  * - early rounds: once a round trip has been measured (one PSN sent once
  *   timed at a time, smoothed as RFC 6298 does), the timer runs at the
- *   measured RTO (srtt + 4 rttvar, within [ROCE_SR_RTO_MIN_US,
- *   ROCE_SR_RTO_LOW_MAX_US]); when it expires without progress away from
+ *   measured RTO (srtt + 4 rttvar, at least ROCE_SR_RTO_MIN_US; the
+ *   local ACK timeout when that is shorter); when it expires without progress away from
  *   the tail, the oldest PSN and the holes up to the highest SACKed PSN
  *   are resent (a lost resend of a hole, a lost NAK), again after 2, 4...
  *   RTOs at the same comp.psn, at most ROCE_SR_EARLY_MAX times; no retry
@@ -67,7 +67,7 @@ enum {
 	ROCE_SR_RTO_LOW_SHIFT = 4,
 	/** ...but at least this (or the timeout when shorter)... */
 	ROCE_SR_RTO_LOW_MIN_US = 100,
-	/** ...and at most this (also the measured RTO's ceiling) */
+	/** ...and at most this */
 	ROCE_SR_RTO_LOW_MAX_US = 10000,
 	/** The measured RTO's floor (or the timeout when shorter) */
 	ROCE_SR_RTO_MIN_US = 100,
@@ -255,8 +255,9 @@ void roce_sr_rtt_acked(struct roce_qp *qp, uint64_t now);
 
 /**
  * The early timer's distance for a local ACK timeout of @p tmo cycles: the
- * measured RTO (srtt + 4 rttvar within [ROCE_SR_RTO_MIN_US (or @p tmo when
- * shorter), ROCE_SR_RTO_LOW_MAX_US]), or RTO_low before the first sample.
+ * measured RTO (srtt + 4 rttvar, at least ROCE_SR_RTO_MIN_US or @p tmo
+ * when shorter; no ceiling: a distance of @p tmo or more means the timeout
+ * itself), or RTO_low before the first sample.
  */
 uint64_t roce_sr_rto_rtt(const struct roce_qp *qp, uint64_t tmo);
 
