@@ -1077,6 +1077,80 @@ test_long_rtt(void)
 	env_destroy(e);
 }
 
+/*
+ * A go-back-N READ whose responses stop after the first few (each later
+ * one lost once): an early round would ask for the rest of the READ again,
+ * which a responder sends in full behind what it is still sending (Linux
+ * rxe queues every such stream), so the READ waits for the local ACK
+ * timeout instead, resends one request, and completes intact.
+ */
+struct read_stop_ctx {
+	struct fake_link *link;
+	uint32_t psn0;		/* the READ's first PSN */
+	uint32_t requests;	/* READ requests side 0 sent */
+	uint8_t seen[64];	/* transmissions of each response PSN */
+};
+
+static void
+read_stop_capture(void *arg, int from, const struct rte_mbuf *m)
+{
+	struct read_stop_ctx *t = arg;
+	uint8_t buf[12];
+	const uint8_t *bth = rte_pktmbuf_read(m, 14 + 20 + 8, sizeof(buf), buf);
+	uint32_t psn, off;
+	bool drop = false;
+
+	if (bth == NULL)
+		return;
+	psn = (uint32_t)bth[9] << 16 | (uint32_t)bth[10] << 8 | bth[11];
+	if (from == 0 && bth[0] == ROCE_OP_RC_RDMA_READ_REQUEST)
+		t->requests++;
+	if (from == 1 && bth[0] >= ROCE_OP_RC_RDMA_READ_RESPONSE_FIRST &&
+	    bth[0] <= ROCE_OP_RC_RDMA_READ_RESPONSE_ONLY) {
+		off = roce_psn_offset(psn, t->psn0);
+		/* from the sixth on, each response's first transmission */
+		if (off < RTE_DIM(t->seen))
+			drop = off >= 5 && t->seen[off]++ == 0;
+	}
+	fake_link_cut(t->link, from, drop);
+}
+
+static void
+test_read_no_early(void)
+{
+	struct env *e = env_create(604, false, ROCE_MTU_1024);
+	struct read_stop_ctx t;
+	uint32_t len = 64 * 1024;
+	struct roce_qp *qp;
+
+	CU_ASSERT_FATAL(e != NULL);
+	qp = e->qp[0];
+	/* a WRITE first: a measured round trip, early rounds possible */
+	fill(e->buf[0], 4096, 3);
+	CU_ASSERT_EQUAL_FATAL(post(e, ROCE_WR_RDMA_WRITE, 1, 0, 4096), 0);
+	CU_ASSERT_FATAL(env_wait(e, 1, 0));
+	CU_ASSERT_FATAL(qp->comp.srtt != 0);
+	memset(&t, 0, sizeof(t));
+	t.link = e->l;
+	t.psn0 = qp->req.psn;
+	fill(e->buf[1] + len, len, 4);
+	fake_link_set_capture(e->l, read_stop_capture, &t);
+	CU_ASSERT_EQUAL_FATAL(post(e, ROCE_WR_RDMA_READ, 2, len, len), 0);
+	CU_ASSERT_FATAL(env_wait(e, 1, 0));
+	fake_link_set_capture(e->l, NULL, NULL);
+	fake_link_cut(e->l, 1, false);
+	printf("\n  READ, responses stopped: %u requests, %" PRIu64
+	       " early rounds, %" PRIu64 " timeouts ", t.requests,
+	       qp->stats.sr_early_rounds, qp->stats.timeouts);
+	CU_ASSERT_EQUAL(e->wc[0][0].status, ROCE_WC_SUCCESS);
+	CU_ASSERT_EQUAL(e->wc[0][0].wr_id, 2);
+	CU_ASSERT(memcmp(e->buf[0] + len, e->buf[1] + len, len) == 0);
+	CU_ASSERT_EQUAL(qp->stats.sr_early_rounds, 0);
+	CU_ASSERT_EQUAL(qp->stats.timeouts, 1);
+	CU_ASSERT_EQUAL(t.requests, 2);
+	env_destroy(e);
+}
+
 static CU_TestInfo sr_tests[] = {
 	{ "PSN maps and SACK encoding", test_map },
 	{ "SR extension on the wire", test_wire },
@@ -1096,6 +1170,8 @@ static CU_TestInfo sr_tests[] = {
 	  test_tail_loss },
 	{ "round trips above 10 ms: no early round before the ACKs",
 	  test_long_rtt },
+	{ "a READ's responses stop: the timeout, not early rounds",
+	  test_read_no_early },
 	CU_TEST_INFO_NULL,
 };
 

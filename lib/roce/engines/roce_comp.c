@@ -545,8 +545,13 @@ comp_locate_response(struct comp_ctx *c, bool atomic, enum comp_state *next)
 		return false;
 	}
 	if (c->psn != qp->comp.psn) {
+		uint64_t t = roce_sr_rto_push(qp, c->now);
+
 		/* response packets before this one were lost (9.7.5.2.1) */
 		qp->stats.out_of_seq++;
+		/* the responder is sending: no early round meanwhile */
+		if (t != 0)
+			comp_timer_arm(qp, &qp->comp.retrans, t);
 		if (!atomic && roce_sr_on(qp)) {
 			/* SR: placed at its offset, unless held already */
 			if (roce_sr_map_test(&qp->comp.sack, c->psn)) {
@@ -886,7 +891,9 @@ comp_retrans_expired(struct roce_timer *t, uint64_t now)
 	 * RTO_low at the tail (tail-loss probe), early rounds at the
 	 * measured RTO, the full timeout later
 	 */
-	next = roce_sr_rto_expired(qp, now);
+	next = roce_sr_rto_expired(qp, now, comp_oldest_pending(qp, &idx) &&
+				   roce_sq_wqe(qp, idx)->opcode ==
+				   ROCE_WR_RDMA_READ);
 	if (next != 0) {
 		comp_timer_arm(qp, &comp->retrans, next);
 		return;

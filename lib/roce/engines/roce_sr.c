@@ -625,7 +625,7 @@ sr_early_round(struct roce_qp *qp)
 }
 
 uint64_t
-roce_sr_rto_expired(struct roce_qp *qp, uint64_t now)
+roce_sr_rto_expired(struct roce_qp *qp, uint64_t now, bool read_oldest)
 {
 	struct roce_comp_state *comp = &qp->comp;
 	uint64_t deadline = comp->rto_deadline, early;
@@ -648,7 +648,7 @@ roce_sr_rto_expired(struct roce_qp *qp, uint64_t now)
 		qp->req.need_retry = true;
 		qp->stats.sr_tail_probes++;
 		roce_worker_doorbell(qp->w, qp);
-	} else if (comp->srtt != 0) {
+	} else if (comp->srtt != 0 && !read_oldest) {
 		/*
 		 * No progress for a measured RTO: a resend of a hole was lost
 		 * (or its ACK); resend the holes the SACKs show, and the
@@ -666,6 +666,22 @@ roce_sr_rto_expired(struct roce_qp *qp, uint64_t now)
 	if (now + early >= deadline)
 		return deadline;
 	comp->rto_deadline = deadline;
+	return now + early;
+}
+
+uint64_t
+roce_sr_rto_push(struct roce_qp *qp, uint64_t now)
+{
+	struct roce_comp_state *comp = &qp->comp;
+	uint64_t deadline = comp->rto_deadline, early;
+
+	if (deadline == 0 || deadline <= now)
+		return 0;
+	early = sr_early(qp, deadline - now);
+	if (now + early >= deadline) {
+		comp->rto_deadline = 0;
+		return deadline;
+	}
 	return now + early;
 }
 

@@ -280,10 +280,34 @@ uint64_t roce_sr_rto(struct roce_qp *qp, uint64_t now, uint64_t tmo,
  * tail-loss probe, counted in sr_tail_probes); elsewhere, once a round
  * trip was measured, the oldest PSN and the holes up to the highest SACKed
  * PSN (an early round, sr_early_rounds); the full timeout is still due.
+ * No early round at a comp.psn whose request is a READ (@p read_oldest):
+ * asked again, a responder sends the rest of the READ once more after
+ * what it is sending, and Linux rxe queues every such stream. Against a
+ * slow one (rxe under emulation, 1 MiB READs, 1 % loss) early rounds
+ * stacked up a second of READ responses in front of the next request's
+ * ACK, which ran out of retries; one early round a comp.psn still had rxe
+ * send 3-4 times the packets and cost a third of the READ goodput. A lost
+ * READ response is asked for at the next one that comes behind it
+ * (go-back-N) or placed (SR), a lost tail by the tail-loss probe, a lost
+ * request of a longer READ at the local ACK timeout.
  * @return the deadline to re-arm the timer at, 0 when this expiry is the
  *   local ACK timeout itself (handle it as such)
  */
-uint64_t roce_sr_rto_expired(struct roce_qp *qp, uint64_t now);
+uint64_t roce_sr_rto_expired(struct roce_qp *qp, uint64_t now,
+			     bool read_oldest);
+
+/**
+ * Completer, a response came at @p now that does not advance comp.psn (a
+ * READ response behind a lost one): the responder is alive and still
+ * sending, and a round already asked for what was lost, whose answer
+ * comes after what it is sending. Moves an armed early deadline to an RTO
+ * (doubled per early round at this comp.psn) from @p now; the local ACK
+ * timeout stays where it is. Without it a slow responder's long READ
+ * (1 MiB from Linux rxe under emulation: 30-70 ms) had the early rounds
+ * ask again and again, and the responder queued every request's stream.
+ * @return the expiry to re-arm the timer at, 0 when none is armed early
+ */
+uint64_t roce_sr_rto_push(struct roce_qp *qp, uint64_t now);
 
 /** Reset the SR state of the three engines (RESET->INIT, RTR, RTS). */
 void roce_sr_reset(struct roce_qp *qp);
