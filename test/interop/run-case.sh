@@ -53,6 +53,11 @@
 #         before their receives (RNR) and a refused WRITE through the
 #         invalidated window; the capture must show those opcodes, RNR
 #         NAKs and a remote access NAK from the passive side
+#         lossN (not with V, xdp) net_fault between our port and the tap,
+#         N % of the frames dropped each way (go-back-N: rxe has no
+#         selective repeat): the case must still pass, and our side must
+#         have recovered (perftest: --xstats, qp<n>_retrans_pkts or
+#         roce_resp_out_of_seq above 0; integrity: its recovery line)
 #   ROLE  our role: client (ernic-testpmd connects to the VM's server) or
 #         server (the VM's client connects to ernic-testpmd); rxe: both ends
 #         are rxe VMs on a bridge (the harness self-test, no ernic-testpmd)
@@ -72,6 +77,7 @@
 #   IOP_PVH         0: boot the bzImage, not the vmlinux extracted from it (harness.sh) [1]
 #   IOP_FULL        1: run the extended cases too (meson sets IOP_TIER=extended on them)
 #   IOP_US_EXTRA    extra ernic-testpmd arguments (diagnostics, e.g. --stats-period 1)
+#   IOP_ERNIC_EXTRA extra net_ernic devargs (e.g. ack_pkts=1,ack_us=0)
 #   IOP_QP_TIMEOUT  perftest -u on both sides, local ACK timeout exponent [16]
 #   IOP_XDP_OBJ     ernic_roce_steer.bpf.o, for the xdp option (meson sets it)
 #   IOP_VERBS_LIB   libernic_verbs.so, for the V option (meson sets it)
@@ -96,9 +102,10 @@ case "$MTU" in
 esac
 case "$ROLE" in client | server | rxe) ;; *) iop_fail "role $ROLE in $CASE: client, server or rxe" ;; esac
 SIZE= QPS= BIDIR=0 ITERS= RDMACM=0 XDP=0 XDP_SHARED=0 VERBS=0 IPV6=0 CHECK=0 CAS=0 FEAT=0
-INLINE= WORKERS=1
+INLINE= WORKERS=1 LOSS=
 for o in ${OPTS//+/ }; do
 	case "$o" in
+	loss[0-9]*) LOSS=${o#loss} ;;
 	s[0-9]*) SIZE=${o#s} ;;
 	q[0-9]*) QPS=${o#q} ;;
 	n[0-9]*) ITERS=${o#n} ;;
@@ -129,6 +136,8 @@ pingpong | integrity | *_bw | send_lat | write_lat | read_lat) ;;
 *) [ $VERBS = 1 ] || iop_fail "$CASE: $TOOL has no ernic-testpmd mode: add V (Debian's tool over libernic_verbs.so)" ;;
 esac
 [ $IPV6 = 0 ] || [ $VERBS = 1 ] || iop_fail "$CASE: the 6 option needs V"
+[ -z "$LOSS" ] || { [ $VERBS = 0 ] && [ $XDP = 0 ] && [ "$ROLE" != rxe ]; } ||
+	iop_fail "$CASE: lossN puts net_fault under ernic-testpmd's port: not with V, xdp, xs or role rxe"
 [ $CHECK = 0 ] || { [ $VERBS = 1 ] && [ $PINGPONG = 1 ]; } || iop_fail "$CASE: c is -c of the pingpongs with V"
 [ $CAS = 0 ] || { [ $VERBS = 1 ] && [[ $TOOL == atomic_* ]]; } || iop_fail "$CASE: cas is for the atomic tools with V"
 [ $VERBS = 0 ] || [ $XDP = 0 ] || iop_fail "$CASE: V with xdp/xs is not a case"
@@ -339,8 +348,8 @@ us_tool() {
 		[ -n "$INLINE" ] && a+=(-I "$INLINE")
 		[ $BIDIR = 1 ] && a+=(-b)
 		[ $RDMACM = 1 ] && a+=(-R)
-		# the per-worker counters, checked below
-		[ "$WORKERS" = 1 ] || a+=(--xstats)
+		# the per-worker and recovery counters, checked below
+		[ "$WORKERS" = 1 ] && [ -z "$LOSS" ] || a+=(--xstats)
 	fi
 	echo "${a[@]}"
 }
@@ -516,10 +525,18 @@ else
 	af_xdp) AFP="net_af_xdp0,iface=$XB,xdp_prog=$IOP_XDP_OBJ,start_queue=0" ;;
 	*) iop_fail "IOP_PORT=$PORTDRV: af_packet or pcap" ;;
 	esac
-	ERNIC="net_ernic0,port=${AFP%%,*},ip=$US_IP,mac=$US_MAC,pmtu=$MTU"
+	UNDER=${AFP%%,*} FAULT=()
+	if [ -n "$LOSS" ]; then
+		# lossN: net_fault between net_ernic and the tap's port (a
+		# fixed seed: the same frames each run)
+		FAULT=("--vdev=net_fault0,port=$UNDER,loss=$LOSS,dir=both,seed=7")
+		UNDER=net_fault0
+	fi
+	ERNIC="net_ernic0,port=$UNDER,ip=$US_IP,mac=$US_MAC,pmtu=$MTU"
 	[ "$WORKERS" = 1 ] || ERNIC+=",workers=$WORKERS"
+	[ -z "${IOP_ERNIC_EXTRA:-}" ] || ERNIC+=",$IOP_ERNIC_EXTRA"
 	EAL=(-l 0 --no-huge -m 512 --no-pci --no-shconf --no-telemetry --log-level=pmd.net.ernic:info
-		"--vdev=$AFP" "--vdev=$ERNIC")
+		"--vdev=$AFP" "${FAULT[@]}" "--vdev=$ERNIC")
 	read -r -a UARGS <<< "$(us_tool) ${IOP_US_EXTRA:-}"
 	# An ASan build (devtools/test.sh, sanitizer stage) checks leaks at
 	# exit: with net_af_xdp, DPDK's driver leaks its XDP program's
@@ -791,6 +808,21 @@ if [ "$WORKERS" != 1 ] && [ "$US_RC" = 0 ]; then
 	W_STATS+=" worker0_rx_roce=$(xstat worker0_rx_roce) rx_roce_handoff=${v:-0}"
 	[ "${v:-0}" -gt 0 ] || FAILS+=("no RoCE frame was handed from worker 0 to another worker (rx_roce_handoff)")
 fi
+if [ -n "$LOSS" ] && [ "$US_RC" = 0 ]; then
+	# frames were lost both ways: our side must have recovered some
+	if [ "$TOOL" = integrity ]; then
+		L_STATS=$(grep -a '^integrity: recovery' "$US_OUT" | tail -1)
+		L_STATS=${L_STATS#integrity: recovery}
+		[ "$ROLE" = server ] || grep -qE 'retrans_pkts=[1-9]' <<< "$L_STATS" ||
+			FAILS+=("our QP resent nothing through ${LOSS} % loss (integrity: recovery)")
+	else
+		L_STATS=$(awk '$1 == "xstat" && $2 == "net_ernic0" &&
+			($3 ~ /^qp[0-9]+_(retrans_pkts|timeouts|gbn_retx_pkts)$/ ||
+			 $3 == "roce_resp_out_of_seq" || $3 == "roce_resp_psn_seq_naks") { printf " %s=%s", $3, $4 }' "$US_OUT")
+		grep -qE '(retrans_pkts|roce_resp_out_of_seq)=[1-9]' <<< "$L_STATS" ||
+			FAILS+=("no resend and no out-of-sequence packet on our side through ${LOSS} % loss (--xstats)")
+	fi
+fi
 COUNTERS=$(grep -a '^IOP-COUNTERS' <<< "$CON" | sed 's/^IOP-COUNTERS *//')
 
 {
@@ -801,6 +833,7 @@ COUNTERS=$(grep -a '^IOP-COUNTERS' <<< "$CON" | sed 's/^IOP-COUNTERS *//')
 	echo "rxe counters: ${COUNTERS:-none}"
 	[ -n "${TAPSTATS:-}" ] && echo "tap: $TAPSTATS"
 	[ -n "${W_STATS:-}" ] && echo "workers:$W_STATS"
+	[ -n "$LOSS" ] && echo "loss: ${LOSS} % each way (net_fault), our recovery:${L_STATS:-}"
 	[ -n "${XDPCNT:-}" ] && echo "xdp: ${XDPCNT#XDP program }; kernel IP InAddrErrors $INADDR0 -> $INADDR1, TCP InSegs +$((TCPIN1 - TCPIN0))"
 	ROWS='^ *[0-9]+ +[0-9]+ +[0-9.]+|iters in|bytes in|^return status'
 	grep -aE "$ROWS" "$US_OUT" | sed 's/^/ours: /' | head -5
@@ -810,7 +843,7 @@ COUNTERS=$(grep -a '^IOP-COUNTERS' <<< "$CON" | sed 's/^IOP-COUNTERS *//')
 		echo "rxe:  $(grep -acE '^(server )?ping data: rdma-ping-' <<< "$CON") pings printed"
 	fi
 	if [ "$TOOL" = integrity ]; then
-		grep -aE '^integrity: (PASS|FAIL|[0-9]+ |features)' "$US_OUT" | sed 's/^/ours: /'
+		grep -aE '^integrity: (PASS|FAIL|[0-9]+ |features|recovery)' "$US_OUT" | sed 's/^/ours: /'
 		grep -aE '^integrity: (PASS|FAIL|[0-9]+ |features)' <<< "$CON" | sed 's/^/rxe:  /'
 	fi
 	sed -n 's/^/pcap: /p' "$OUT/pcap-icrc.txt" | grep -E 'from|ICRC verified|FAIL|frame' | head -8

@@ -26,11 +26,13 @@
 #include <string.h>
 
 #include <rte_common.h>
+#include <rte_cycles.h>
 #include <rte_errno.h>
 
 #include "../bench.h"
 #include "../integrity_proto.h"
 #include "../numa_buf.h"
+#include "../port.h"
 
 struct integ_sums {
 	uint64_t w, r, s;
@@ -88,6 +90,7 @@ integ_client_ops(struct bench *b, uint8_t *buf, struct roce_mr *mr,
 		 enum roce_wr_opcode op, uint32_t area, const char *what)
 {
 	const struct perf_dest *r = &b->rem[0];
+	uint64_t t0 = rte_get_timer_cycles(), hz = rte_get_timer_hz(), dt;
 	struct roce_send_wr wr;
 	struct roce_sge sge;
 	struct roce_wc wc;
@@ -126,9 +129,34 @@ integ_client_ops(struct bench *b, uint8_t *buf, struct roce_mr *mr,
 		}
 		off += integ_sizes[k];
 	}
-	fprintf(b->out, "integrity: %u %s messages done (%u bytes)\n",
-		(unsigned int)INTEG_NMSG, what, (unsigned int)INTEG_TOTAL);
+	/* one message at a time: the goodput of a window of one message */
+	dt = RTE_MAX(rte_get_timer_cycles() - t0, (uint64_t)1);
+	fprintf(b->out, "integrity: %u %s messages done (%u bytes) in %.1f ms, %.2f MB/s\n",
+		(unsigned int)INTEG_NMSG, what, (unsigned int)INTEG_TOTAL,
+		1e3 * (double)dt / (double)hz,
+		(double)INTEG_TOTAL * (double)hz / (double)dt / 1e6);
 	return 0;
+}
+
+/* The recovery counters of the client's QP (its port's xstats). */
+static void
+integ_print_recovery(struct bench *b)
+{
+	static const char *const names[] = {
+		"retrans_pkts", "timeouts", "gbn_retx_pkts", "sr_early_rounds",
+		"sr_tail_probes",
+	};
+	char name[64];
+	unsigned int i;
+
+	fprintf(b->out, "integrity: recovery");
+	for (i = 0; i < RTE_DIM(names); i++) {
+		snprintf(name, sizeof(name), "qp%u_%s", roce_qp_num(b->qp[0]),
+			 names[i]);
+		fprintf(b->out, " %s=%" PRIu64, names[i],
+			port_xstat(b->port_id, name));
+	}
+	fprintf(b->out, "\n");
 }
 
 static int
@@ -266,6 +294,7 @@ integ_run(struct bench *b)
 		if (ret == 0)
 			ret = integ_client_ops(b, buf, mr, ROCE_WR_SEND,
 					       INTEG_OFF_S, "SEND");
+		integ_print_recovery(b);
 	}
 	if (ret != 0)
 		goto out;
