@@ -7,8 +7,9 @@
 #
 #   1. bound    the receive path's per-byte work on one core (ISA-L ICRC over
 #               the frame + one copy into a registered buffer), and memcpy;
-#               in cache, and (rows *_16k) into 64 MiB of target buffers,
-#               as large as the 16384-QP row's
+#               in cache, over 4 + 4 MiB (rows *_4m, the buffers of 64
+#               QPs of 64 KiB), and (rows *_16k) into 64 MiB of target
+#               buffers, as large as the 16384-QP row's
 #   2. io       dpdk-testpmd io forwarding on the embedded link (net_ring
 #               pair, and net_memif), 64 B and 4 KB frames; and the
 #               link's floor: what a 4 KB frame costs the receiving lcore
@@ -17,7 +18,8 @@
 #               shape and one segment, test/roce-linkfloor)
 #   3. loopback ernic-testpmd --loopback (two net_ernic ports on a net_ring
 #               pair, one lcore polling each): write/read/send bandwidth over
-#               5 sizes with 1 and 64 QPs, write/send latency, 64 B message
+#               5 sizes with 1 and 64 QPs, and 1 QP of 4 MiB messages (the
+#               64-QP 64 KiB row's buffers), write/send latency, 64 B message
 #               rate with post lists (also over a net_memif pair, whose
 #               io forwarding moves frames); the 4 KB 1-QP row again with
 #               a window deeper than the workers' pipeline (-t 512 -Q 16);
@@ -215,20 +217,24 @@ EOF
 # ---------------------------------------------------------------- 1. bound
 
 step_bound() {
-	local log=$logs/bound.log wide=$logs/bound_16k.log
+	local log=$logs/bound.log wide=$logs/bound_16k.log mid=$logs/bound_4m.log
 	say "1. physical bound: ICRC + copy per byte on one core (test/roce-bound)"
-	# hot: the default source set and target (both in cache); _16k: the
-	# payloads land in 16384 slots (64 MiB, the receive buffers of the
-	# 16384-QP row) from 8192 frames (a pool's worth): out of cache
+	# hot: the default source set and target (both in cache); _4m: 4 MiB
+	# of frames into 4 MiB of slots, the buffers of 64 QPs of 64 KiB
+	# (performance.rst, "Many QPs"); _16k: the payloads land in 16384
+	# slots (64 MiB, the receive buffers of the 16384-QP row) from 8192
+	# frames (a pool's worth): out of cache
 	if ! "$build_dir/test/roce-bound" --seconds "$secs" --cpu 1 \
 		>"$log" 2>&1 ||
 		! "$build_dir/test/roce-bound" --seconds "$secs" --cpu 1 \
+		--frames 1024 --slots 1024 >"$mid" 2>&1 ||
+		! "$build_dir/test/roce-bound" --seconds "$secs" --cpu 1 \
 		--frames 8192 --slots 16384 >"$wide" 2>&1; then
-		say "   FAILED (see $log, $wide)"
+		say "   FAILED (see $log, $mid, $wide)"
 		failed=1
 		return
 	fi
-	python3 - "$raw" "$log" "" "$wide" "_16k" <<'EOF'
+	python3 - "$raw" "$log" "" "$mid" "_4m" "$wide" "_16k" <<'EOF'
 import json, sys
 with open(sys.argv[1], 'a') as out:
     for log, suffix in zip(sys.argv[2::2], sys.argv[3::2]):
@@ -506,6 +512,12 @@ step_loopback() {
 					-q $q -D "$secs" "${extra[@]}"
 			done
 		done
+		# 1 QP with the buffers of the 64-QP 64 KiB row (a 4 MiB
+		# message: 4 MiB read, 4 MiB written): the same bytes split
+		# otherwise (performance.rst, "Many QPs")
+		[ "$quick" = 1 ] ||
+			ernic_row "${op}_4194304_q1" ring 1 $op -s 4194304 -q 1 \
+				-t 16 -D "$secs"
 	done
 	# the 4 KB 1-QP row with a window deeper than the two workers'
 	# pipeline: at perftest's defaults (-t 128 -Q 100) only 28 WRs are
@@ -1043,6 +1055,22 @@ for size, unit, fig in ((64, 'Mpps', 'mpps'), (4096, 'Gb/s', 'gbps')):
            r=median_or_none(vp))
 target('16384 QPs vs 1 QP, 4 KB WRITE', val('qps_write_4096_q16384', 'gbps'),
        val('qps_write_4096_q1', 'gbps'), 0.8, 'Gb/s', 'Gb/s')
+# many QPs and large messages: 64 QPs against 1 QP as asked, against 1
+# QP carrying the same buffers (one 4 MiB message: what the 64-QP row's
+# 64 x 64 KiB read and write), and against the ICRC+copy bound over as
+# much memory (performance.rst, "Many QPs")
+for op in ('write', 'send', 'read'):
+    q64 = val('%s_bw_65536_q64' % op, 'gbps')
+    target('64 QPs vs 1 QP, 64 KiB %s' % op.upper(), q64,
+           val('%s_bw_65536_q1' % op, 'gbps'), 0.9, 'Gb/s', 'Gb/s')
+    target('64 QPs x 64 KiB vs 1 QP x 4 MiB (the same 8 MiB of buffers), %s'
+           % op.upper(), q64, val('%s_bw_4194304_q1' % op, 'gbps'), 0.9,
+           'Gb/s', 'Gb/s')
+    target('64 QPs x 64 KiB vs the ICRC+copy bound over 4+4 MiB, %s' % op.upper(),
+           q64, val('bound_icrc_copy_4m', 'gbps'), 0.9, 'Gb/s', 'Gb/s')
+    target('64 QPs x 1 MiB vs the ICRC+copy bound over 32+64 MiB, %s' % op.upper(),
+           val('%s_bw_1048576_q64' % op, 'gbps'),
+           val('bound_icrc_copy_16k', 'gbps'), 0.9, 'Gb/s', 'Gb/s')
 # 16384 QPs' buffers do not fit the caches: the same row against the
 # bound whose target is as large (bound_icrc_copy_16k), for context
 md.append('| 16384 QPs, 4 KB WRITE vs the ICRC+copy bound over 64 MiB | %s Gb/s | %s Gb/s | %s | (context) | - |' % (
