@@ -96,6 +96,10 @@ void fill(uint8_t *p, size_t len, unsigned int seed);
 struct ibv_qp *qp_new(enum ibv_qp_type type, struct ibv_cq *cq,
 		      struct ibv_srq *srq);
 
+/* The same with a send CQ @p scq and a receive CQ @p rcq. */
+struct ibv_qp *qp_new_cqs(enum ibv_qp_type type, struct ibv_cq *scq,
+			  struct ibv_cq *rcq, struct ibv_srq *srq);
+
 /* RESET -> INIT of an RC QP, as ibv_rc_pingpong: 0 or an errno. */
 int rc_init(struct ibv_qp *qp);
 

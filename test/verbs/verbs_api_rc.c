@@ -688,17 +688,7 @@ test_shared_cqs(void)
 	/* armed before any QP uses it */
 	CU_ASSERT_EQUAL(ibv_req_notify_cq(rcq, 0), 0);
 	for (i = 0; i < 2 * SHARED_PAIRS; i++) {
-		struct ibv_qp_init_attr a;
-
-		memset(&a, 0, sizeof(a));
-		a.send_cq = scq;
-		a.recv_cq = rcq;
-		a.qp_type = IBV_QPT_RC;
-		a.cap.max_send_wr = QP_WR;
-		a.cap.max_recv_wr = QP_WR;
-		a.cap.max_send_sge = 1;
-		a.cap.max_recv_sge = 1;
-		qp[i] = ibv_create_qp(pd, &a);
+		qp[i] = qp_new_cqs(IBV_QPT_RC, scq, rcq, NULL);
 		CU_ASSERT_PTR_NOT_NULL_FATAL(qp[i]);
 	}
 	for (i = 0; i < SHARED_PAIRS; i++)

@@ -144,11 +144,18 @@ fill(uint8_t *p, size_t len, unsigned int seed)
 struct ibv_qp *
 qp_new(enum ibv_qp_type type, struct ibv_cq *cq, struct ibv_srq *srq)
 {
+	return qp_new_cqs(type, cq, cq, srq);
+}
+
+struct ibv_qp *
+qp_new_cqs(enum ibv_qp_type type, struct ibv_cq *scq, struct ibv_cq *rcq,
+	   struct ibv_srq *srq)
+{
 	struct ibv_qp_init_attr a;
 
 	memset(&a, 0, sizeof(a));
-	a.send_cq = cq;
-	a.recv_cq = cq;
+	a.send_cq = scq;
+	a.recv_cq = rcq;
 	a.srq = srq;
 	a.qp_type = type;
 	a.cap.max_send_wr = QP_WR;
