@@ -31,8 +31,9 @@
  * - early rounds: once a round trip has been measured (one PSN sent once
  *   timed at a time, smoothed as RFC 6298 does), the timer runs at the
  *   measured RTO (srtt + 4 rttvar, at least ROCE_SR_RTO_MIN_US; the
- *   local ACK timeout when that is shorter); when it expires without progress away from
- *   the tail, the oldest PSN and the holes up to the highest SACKed PSN
+ *   local ACK timeout when that is shorter; none at a READ); when it
+ *   expires without progress away from the tail, the oldest PSN and the
+ *   holes up to the highest SACKed PSN
  *   are resent (a lost resend of a hole, a lost NAK), again after 2, 4...
  *   RTOs at the same comp.psn, at most ROCE_SR_EARLY_MAX times; no retry
  *   is consumed, and the local ACK timeout and its retry count stay as the
