@@ -228,17 +228,22 @@ ev_cm_take(struct ev_cm_channel *ch, struct rdma_cm_event **event)
 			ch->head = e->next;
 			if (ch->head == NULL)
 				ch->tail = NULL;
-		}
-		pthread_mutex_unlock(&ch->lock);
-		if (e != NULL) {
 			/* a request is the listener's to acknowledge */
 			e->owner = ev_cm_id(e->ev.event ==
 					    RDMA_CM_EVENT_CONNECT_REQUEST &&
 					    e->ev.listen_id != NULL ?
 					    e->ev.listen_id : e->ev.id);
+			/*
+			 * counted before the queue's lock goes: an
+			 * rdma_destroy_id() in another thread either purges
+			 * the event or waits for its ack, never neither
+			 */
 			pthread_mutex_lock(&ev_cm_ack_lock);
 			e->owner->ev_reported++;
 			pthread_mutex_unlock(&ev_cm_ack_lock);
+		}
+		pthread_mutex_unlock(&ch->lock);
+		if (e != NULL) {
 			*event = &e->ev;
 			ret = 0;
 			break;
@@ -600,14 +605,19 @@ rdma_destroy_id(struct rdma_cm_id *cm_id)
 		cm_id->event = NULL;
 	}
 	/*
-	 * librdmacm: the events the program took for this id are acknowledged
-	 * first (another thread may still be handling one)
+	 * The events not taken yet go; then, as librdmacm, the id waits for
+	 * the acks of those the program took (another thread may still be
+	 * handling one). In this order an event taken meanwhile is counted
+	 * (ev_cm_take() counts it under the queue's lock) and waited for:
+	 * waited for first, then purged, one taken between the two went to
+	 * the program with its id freed (a program that destroys ids in one
+	 * thread while another takes events, as cmtime's listener does).
 	 */
+	channel_purge(id);
 	pthread_mutex_lock(&ev_cm_ack_lock);
 	while (id->ev_completed != id->ev_reported)
 		pthread_cond_wait(&ev_cm_ack_cond, &ev_cm_ack_lock);
 	pthread_mutex_unlock(&ev_cm_ack_lock);
-	channel_purge(id);
 	if (id->own_channel)
 		rdma_destroy_event_channel(cm_id->channel);
 	ev_cm_id_free(id);

@@ -157,5 +157,6 @@ void test_mw(void);
 
 /* verbs_api_cm.c: rdma_cm */
 void test_cm_disconnect_after_peer(void);
+void test_cm_destroy_while_taking(void);
 
 #endif /* TEST_VERBS_API_TEST_H */

@@ -439,6 +439,8 @@ static CU_TestInfo verbs_tests[] = {
 	{ "ibv_rereg_mr: access changes, keys stay", test_rereg_mr },
 	{ "type 2 memory window: bind, write, invalidate", test_mw },
 	{ "rdma_cm: disconnect after the peer did", test_cm_disconnect_after_peer },
+	{ "rdma_cm: ids destroyed while another thread takes their events",
+	  test_cm_destroy_while_taking },
 	CU_TEST_INFO_NULL,
 };
 

@@ -9,6 +9,7 @@
  * connected is refused.
  */
 #include <arpa/inet.h>
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <rdma/rdma_cma.h>
 
@@ -148,5 +149,96 @@ test_cm_disconnect_after_peer(void)
 	CU_ASSERT_EQUAL(rdma_destroy_id(act), 0);
 	CU_ASSERT_EQUAL(rdma_destroy_id(idle), 0);
 	CU_ASSERT_EQUAL(rdma_destroy_id(lis), 0);
+	rdma_destroy_event_channel(ch);
+}
+
+/* test_cm_destroy_while_taking: a thread that takes the channel's events */
+struct cm_taker {
+	struct rdma_event_channel *ch;
+	int stop;		/* atomic */
+	unsigned int taken;
+	unsigned int foreign;	/* events whose id is not on the channel */
+};
+
+static void *
+cm_taker_main(void *arg)
+{
+	struct cm_taker *t = arg;
+	struct pollfd pfd = { .fd = t->ch->fd, .events = POLLIN };
+	struct rdma_cm_event *ev;
+
+	while (!__atomic_load_n(&t->stop, __ATOMIC_ACQUIRE)) {
+		if (poll(&pfd, 1, 10) != 1 ||
+		    rdma_get_cm_event(t->ch, &ev) != 0)
+			continue;
+		/* until the ack, the event's id is the program's to read */
+		if (ev->id == NULL || ev->id->channel != t->ch)
+			t->foreign++;
+		t->taken++;
+		rdma_ack_cm_event(ev);
+	}
+	return NULL;
+}
+
+#define CM_RACE_IDS 2000
+
+static void
+cm_spin_us(unsigned int us)
+{
+	struct timespec a, b;
+
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	do {
+		clock_gettime(CLOCK_MONOTONIC, &b);
+	} while ((b.tv_sec - a.tv_sec) * 1000000000L +
+		 (b.tv_nsec - a.tv_nsec) < (long)us * 1000);
+}
+
+/*
+ * One thread takes events while another destroys their ids, as cmtime's
+ * listener does: each id resolves an address (an event queued) and is
+ * destroyed at once. An id's destroy either removes its event from the
+ * channel or waits for the taker's ack of it; an event must never reach
+ * the taker with its id freed (ASan: use after free; every event's id
+ * still on the channel).
+ */
+void
+test_cm_destroy_while_taking(void)
+{
+	struct rdma_event_channel *ch = rdma_create_event_channel();
+	struct sockaddr_in dst;
+	struct rdma_cm_id *id;
+	struct cm_taker t;
+	pthread_t th;
+	unsigned int i, made = 0;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(ch);
+	/*
+	 * non-blocking: a purged event leaves its wake-up in the channel,
+	 * and a blocking take after the last id would wait for ever
+	 */
+	CU_ASSERT_EQUAL_FATAL(fcntl(ch->fd, F_SETFL,
+				    fcntl(ch->fd, F_GETFL) | O_NONBLOCK), 0);
+	memset(&t, 0, sizeof(t));
+	t.ch = ch;
+	CU_ASSERT_EQUAL_FATAL(pthread_create(&th, NULL, cm_taker_main, &t), 0);
+	cm_addr(&dst, CM_TEST_PORT + 1);
+	for (i = 0; i < CM_RACE_IDS; i++) {
+		if (rdma_create_id(ch, &id, NULL, RDMA_PS_TCP) != 0)
+			break;
+		made++;
+		CU_ASSERT_EQUAL(rdma_resolve_addr(id, NULL,
+						  (struct sockaddr *)&dst,
+						  WAIT_MS), 0);
+		/* 0-99 us: the event queued, being taken, or taken */
+		cm_spin_us(i % 100);
+		CU_ASSERT_EQUAL(rdma_destroy_id(id), 0);
+	}
+	__atomic_store_n(&t.stop, 1, __ATOMIC_RELEASE);
+	pthread_join(th, NULL);
+	printf("\n  %u ids destroyed while %u of their events were taken ",
+	       made, t.taken);
+	CU_ASSERT_EQUAL(made, CM_RACE_IDS);
+	CU_ASSERT_EQUAL(t.foreign, 0);
 	rdma_destroy_event_channel(ch);
 }
