@@ -96,6 +96,14 @@ void fill(uint8_t *p, size_t len, unsigned int seed);
 struct ibv_qp *qp_new(enum ibv_qp_type type, struct ibv_cq *cq,
 		      struct ibv_srq *srq);
 
+/*
+ * Wait up to WAIT_MS for a completion event on @p ch, take and acknowledge
+ * it: true when it came for @p want (its context in @p ctx_out if not
+ * NULL).
+ */
+bool cq_event_ack(struct ibv_comp_channel *ch, struct ibv_cq *want,
+		  void **ctx_out);
+
 /* The same with a send CQ @p scq and a receive CQ @p rcq. */
 struct ibv_qp *qp_new_cqs(enum ibv_qp_type type, struct ibv_cq *scq,
 			  struct ibv_cq *rcq, struct ibv_srq *srq);

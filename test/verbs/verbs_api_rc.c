@@ -229,17 +229,9 @@ test_solicited_event(void)
 	/* a solicited one does */
 	CU_ASSERT_EQUAL(post_send(p.qp[0], 2, ma.p, 64, ma.mr->lkey,
 				  IBV_SEND_SOLICITED), 0);
-	n = poll(&pfd, 1, WAIT_MS);
-	CU_ASSERT_EQUAL(n, 1);
-	if (n == 1) {
-		ecq = NULL;
-		ectx = NULL;
-		CU_ASSERT_EQUAL(ibv_get_cq_event(ch, &ecq, &ectx), 0);
-		CU_ASSERT_PTR_EQUAL(ecq, p.cq[1]);
-		CU_ASSERT_PTR_EQUAL(ectx, &tag);
-		if (ecq != NULL)
-			ibv_ack_cq_events(ecq, 1);
-	}
+	ectx = NULL;
+	CU_ASSERT(cq_event_ack(ch, p.cq[1], &ectx));
+	CU_ASSERT_PTR_EQUAL(ectx, &tag);
 	CU_ASSERT(expect_wc(p.cq[1], IBV_WC_RECV, 11, NULL));
 	CU_ASSERT(expect_wc(p.cq[0], IBV_WC_SEND, 2, NULL));
 
@@ -666,13 +658,11 @@ test_shared_cqs(void)
 	struct ibv_qp *qp[2 * SHARED_PAIRS] = { NULL };
 	struct ibv_wc wc[2 * SHARED_PAIRS];
 	struct ibv_comp_channel *ch;
-	struct ibv_cq *scq, *rcq, *ecq;
-	struct pollfd pfd;
+	struct ibv_cq *scq, *rcq;
 	struct mem ma, mb;
 	unsigned int i, seen_s = 0, seen_r = 0;
 	uint64_t tx0, tx1, v0, v1;
 	bool two;
-	void *ectx;
 	int n, k;
 
 	port_counter("worker0_tx_roce", &tx0);
@@ -706,18 +696,7 @@ test_shared_cqs(void)
 		CU_ASSERT_EQUAL(post_send(qp[2 * i], 100 + i,
 					  ma.p + i * SHARED_MSG, SHARED_MSG,
 					  ma.mr->lkey, 0), 0);
-	pfd.fd = ch->fd;
-	pfd.events = POLLIN;
-	n = poll(&pfd, 1, WAIT_MS);
-	CU_ASSERT_EQUAL(n, 1);
-	if (n == 1) {
-		ecq = NULL;
-		ectx = NULL;
-		CU_ASSERT_EQUAL(ibv_get_cq_event(ch, &ecq, &ectx), 0);
-		CU_ASSERT_PTR_EQUAL(ecq, rcq);
-		if (ecq != NULL)
-			ibv_ack_cq_events(ecq, 1);
-	}
+	CU_ASSERT(cq_event_ack(ch, rcq, NULL));
 	k = poll_wait(scq, wc, SHARED_PAIRS);
 	CU_ASSERT_EQUAL(k, SHARED_PAIRS);
 	for (n = 0; n < k; n++) {

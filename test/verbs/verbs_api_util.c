@@ -404,3 +404,23 @@ wait_async(enum ibv_event_type type, const void *obj, unsigned int ms)
 		fprintf(stderr, "async event %d skipped\n", (int)ev.event_type);
 	}
 }
+
+bool
+cq_event_ack(struct ibv_comp_channel *ch, struct ibv_cq *want, void **ctx_out)
+{
+	struct pollfd pfd = { .fd = ch->fd, .events = POLLIN };
+	struct ibv_cq *ecq = NULL;
+	void *ectx = NULL;
+	int ret;
+
+	if (poll(&pfd, 1, WAIT_MS) != 1) {
+		fprintf(stderr, "no completion event in %d ms\n", WAIT_MS);
+		return false;
+	}
+	ret = ibv_get_cq_event(ch, &ecq, &ectx);
+	if (ret == 0 && ecq != NULL)
+		ibv_ack_cq_events(ecq, 1);
+	if (ctx_out != NULL)
+		*ctx_out = ectx;
+	return ret == 0 && ecq == want;
+}
