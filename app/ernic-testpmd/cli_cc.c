@@ -290,13 +290,14 @@ cc_report_loopback(FILE *out, const uint16_t port[2],
 		for (i = 0; sn != NULL && i < sn->n; i++) {
 			const struct roce_qp_cc_info *q = &sn->info[i];
 
-			fprintf(out, "cc: flow %u %s qpn=%#x ce_rx=%" PRIu64 " cnp_tx=%" PRIu64 " cnp_rx=%" PRIu64 " rate_cuts=%" PRIu64 " rate_incs=%" PRIu64 " limited=%u rate_mbps=%u min_rate_mbps=%u target_mbps=%u alpha=%u pace_stalls=%" PRIu64 " resp_pace_stalls=%" PRIu64 "\n",
+			fprintf(out, "cc: flow %u %s qpn=%#x ce_rx=%" PRIu64 " cnp_tx=%" PRIu64 " cnp_rx=%" PRIu64 " rate_cuts=%" PRIu64 " rate_incs=%" PRIu64 " limited=%u rate_mbps=%u min_rate_mbps=%u target_mbps=%u alpha=%u pace_stalls=%" PRIu64 " resp_pace_stalls=%" PRIu64 " window=%u cwnd=%u window_alpha=%u window_cuts=%" PRIu64 "\n",
 				i + 1, role[s], sn->qpn[i], q->ce_rx,
 				q->cnp_tx, q->cnp_rx, q->rate_cuts,
 				q->rate_incs, q->limited ? 1 : 0,
 				q->rate_mbps, q->min_rate_mbps,
 				q->target_mbps, q->alpha, q->pace_stalls,
-				q->resp_pace_stalls);
+				q->resp_pace_stalls, q->window ? 1 : 0,
+				q->cwnd, q->window_alpha, q->window_cuts);
 		}
 	}
 	fflush(out);

@@ -6,10 +6,11 @@
 # port, 2 MiB queue, RED/ECN marking from 32 to 256 KiB). Two flows
 # (write_bw -q 2, the bottleneck on what the server receives) must make it
 # mark CE, the server send CNPs, the client's QPs receive them and cut
-# their DCQCN rate below the line rate, the queue peak stay within its
-# limit and every message complete. Then read_bw with the bottleneck on
-# the READ responses (what the server sends): the server, the responder,
-# receives the CNPs and paces its READ responses. Nothing is timed: only
+# their DCQCN rate below the line rate and their ECN window, the queue
+# peak stay within its limit and every message complete. Then read_bw
+# with the bottleneck on the READ responses (what the server sends): the
+# server, the responder, receives the CNPs and paces its READ responses,
+# and the client's window takes the marks. Nothing is timed: only
 # counters are checked. The bottleneck is under the server's port, the
 # memif client. A crash at exit fails the run (exit status): ernic-testpmd
 # stops every port before closing any, which a memif pair in one process
@@ -102,6 +103,10 @@ if run "write_bw -q 2" rx write_bw -q 2 -s 65536 -n 300; then
 		{ [ "${c:-0}" -gt 0 ] && [ "${k:-0}" -gt 0 ] &&
 		  [ "${m:-$line}" -lt $line ]; } ||
 			fail "write_bw flow $f: cnp_rx=$c rate_cuts=$k min_rate_mbps=$m (expected CNPs, cuts, a rate below $line)"
+		w=$(field "^cc: flow $f client " window)
+		k=$(field "^cc: flow $f client " window_cuts)
+		{ [ "${w:-0}" -eq 1 ] && [ "${k:-0}" -gt 0 ]; } ||
+			fail "write_bw flow $f: window=$w window_cuts=$k (expected the ECN window to run and cut)"
 	done
 	[ $fails -eq 0 ] && { echo "ok: write_bw -q 2 through the bottleneck"; grep '^cc: ' "$dir/out"; }
 fi
@@ -118,6 +123,14 @@ if run "read_bw" tx read_bw -s 65536 -n 300; then
 	k=$(field "^cc: flow 1 client " rate_cuts)
 	[ "${k:-1}" -eq 0 ] ||
 		fail "read_bw: the requester cut its own rate ($k): the responder reacts"
+	# the requester's window takes the marks on the data it asked for;
+	# the responder has nothing of its own in flight
+	w=$(field "^cc: flow 1 client " window)
+	k=$(field "^cc: flow 1 client " window_cuts)
+	{ [ "${w:-0}" -eq 1 ] && [ "${k:-0}" -gt 0 ]; } ||
+		fail "read_bw: requester window=$w window_cuts=$k (expected its ECN window to cut)"
+	w=$(field "^cc: flow 1 server " window)
+	[ "${w:-1}" -eq 0 ] || fail "read_bw: the responder's window runs ($w)"
 	[ $fails -eq $f0 ] && { echo "ok: read_bw, READ responses paced by the responder"; grep '^cc: ' "$dir/out"; }
 fi
 

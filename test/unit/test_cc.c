@@ -22,6 +22,7 @@
 #include "fake_link.h"
 #include "roce_build.h"
 #include "roce_cc.h"
+#include "roce_engine.h"
 #include "roce_icrc.h"
 #include "roce_parse.h"
 #include "roce_qp.h"
@@ -1006,7 +1007,14 @@ test_read_resp_paced(void)
 	CU_ASSERT_EQUAL(rsp.min_rate_mbps, 200);
 	CU_ASSERT(rsp.resp_pace_stalls > 0);
 	CU_ASSERT_EQUAL(rsp.pace_stalls, 0);	/* it sent no requests */
-	/* ... the requester did not react to its own CE marks */
+	/* ... the requester did not cut its rate for its own CE marks, but
+	 * its window (what it asks for in flight) ... */
+	CU_ASSERT(req.window);
+	CU_ASSERT(req.window_cuts >= 1);
+	CU_ASSERT(req.cwnd < ROCE_REQ_CWND_INIT);
+	/* ... and the responder, with nothing of its own in flight, not */
+	CU_ASSERT(!rsp.window);
+	CU_ASSERT_EQUAL(rsp.window_cuts, 0);
 	CU_ASSERT_EQUAL(req.rate_cuts, 0);
 	CU_ASSERT_EQUAL(req.cnp_rx, 0);
 	CU_ASSERT(!req.limited);
@@ -1020,6 +1028,150 @@ test_read_resp_paced(void)
 	       " response stalls", REGION >> 10, us, expect, rsp.cnp_rx,
 	       rsp.resp_pace_stalls);
 	fake_link_set_capture(e->l, NULL, NULL);
+	env_destroy(e);
+}
+
+/* ------------------------------------------------------------------ */
+/* ECN window                                                         */
+/* ------------------------------------------------------------------ */
+
+/* Post @p n WRITEs of MSG bytes, step until @p min PSNs are in flight. */
+static void
+window_load(struct env *e, struct flow *f, uint32_t n, uint32_t min)
+{
+	struct roce_qp *qp = f->qp[0];
+	uint32_t k;
+	long i;
+
+	for (k = 0; k < n; k++)
+		CU_ASSERT_EQUAL_FATAL(post_rdma(f, ROCE_WR_RDMA_WRITE,
+						(k % SLOTS) * MSG, MSG), 0);
+	for (i = 0; i < 1000 && roce_psn_offset(qp->req.psn, qp->comp.psn) <
+	     min; i++)
+		fake_link_step(e->l);
+	CU_ASSERT(roce_psn_offset(qp->req.psn, qp->comp.psn) >= min);
+}
+
+/*
+ * A CNP halves the requester's window the first time (alpha 1), counts
+ * but does not cut again until the PSNs sent before the cut are
+ * acknowledged, and alpha follows the marked share of each window
+ * (g = 1/16). rp_ecn_window 0 leaves the window alone; the rate limiter
+ * acts either way.
+ */
+static void
+test_window(void)
+{
+	static const uint32_t on[][2] = { { ROCE_CC_LINE_RATE, 1000 } };
+	static const uint32_t off[][2] = {
+		{ ROCE_CC_LINE_RATE, 1000 }, { ROCE_CC_RP_ECN_WINDOW, 0 },
+	};
+	struct env *e = env_create(21, 1, ROCE_MTU_1024, on, RTE_DIM(on));
+	struct roce_qp_cc_info i;
+	struct roce_qp *qp;
+	struct flow *f;
+	uint32_t cwnd, inflight, alpha, a0, r0, windows = 0, quiet = 0;
+
+	CU_ASSERT_FATAL(e != NULL);
+	f = &e->f[0];
+	qp = f->qp[0];
+	/* nothing in flight: a CNP leaves the window off */
+	inject_cnp(e, f);
+	fake_link_step(e->l);
+	i = cc_info(qp);
+	CU_ASSERT(!i.window);
+	CU_ASSERT_EQUAL(i.window_cuts, 0);
+	CU_ASSERT_EQUAL(i.cwnd, ROCE_REQ_CWND_INIT);
+	CU_ASSERT_EQUAL(i.rate_cuts, 1);
+	/* in flight: the first cut halves what is in flight */
+	window_load(e, f, 4, ROCE_REQ_CWND_MIN);
+	inflight = roce_psn_offset(qp->req.psn, qp->comp.psn);
+	inject_cnp(e, f);
+	fake_link_step(e->l);
+	i = cc_info(qp);
+	CU_ASSERT(i.window);
+	CU_ASSERT_EQUAL(i.window_cuts, 1);
+	CU_ASSERT_EQUAL(i.window_alpha, 1024);
+	CU_ASSERT(i.cwnd >= ROCE_REQ_CWND_MIN);
+	CU_ASSERT(i.cwnd <= (inflight + ROCE_REQ_BUDGET) / 2 + 1);
+	CU_ASSERT_EQUAL(qp->req.ssthresh, qp->req.cwnd);
+	cwnd = qp->req.cwnd;
+	/*
+	 * The window never lets more than cwnd PSNs out from now on; each
+	 * window of data acknowledged moves alpha to (1 - g) alpha + g F,
+	 * F the marked share in [0, 1]: exactly alpha - alpha / 16 for a
+	 * window without marks.
+	 */
+	a0 = qp->cc.win_alpha;
+	r0 = qp->cc.win_rounds;
+	while (!flow_idle(f)) {
+		uint32_t marks = qp->cc.win_marks, lo;
+
+		fake_link_step(e->l);
+		CU_ASSERT(roce_psn_offset(qp->req.psn, qp->comp.psn) <=
+			  RTE_MAX(qp->req.cwnd, inflight));
+		if (roce_psn_offset(qp->req.psn, qp->comp.psn) <= cwnd)
+			inflight = 0;	/* the old flight has drained */
+		if (qp->cc.win_rounds != r0) {
+			/* a step may end more than one window: k of them */
+			uint32_t a = a0, k = qp->cc.win_rounds - r0, n;
+
+			for (n = 0; n < k; n++)
+				a -= a >> 4;
+			lo = a0 - (a0 >> 4);
+			CU_ASSERT(qp->cc.win_alpha >= a &&
+				  qp->cc.win_alpha <= lo + 64);
+			if (marks == 0 && qp->cc.win_marks == 0) {
+				CU_ASSERT_EQUAL(qp->cc.win_alpha, a);
+				quiet++;
+			}
+			windows += k;
+			a0 = qp->cc.win_alpha;
+			r0 = qp->cc.win_rounds;
+		}
+		/* a second mark of the same flight: counted, no cut */
+		if (qp->cc.win_cwr && qp->cc.win_marks == 1)
+			inject_cnp(e, f);
+	}
+	CU_ASSERT(windows >= 2);
+	CU_ASSERT(quiet >= 1);
+	CU_ASSERT_EQUAL(f->errors, 0);
+	i = cc_info(qp);
+	CU_ASSERT_EQUAL(i.cnp_rx, 3);
+	CU_ASSERT_EQUAL(i.window_cuts, 1);
+	CU_ASSERT(!qp->cc.win_cwr);
+	CU_ASSERT(i.window_alpha < 1024);
+	/* growth: one PSN a window acknowledged (congestion avoidance) */
+	CU_ASSERT(qp->req.cwnd >= cwnd);
+	CU_ASSERT(qp->req.cwnd <= cwnd + 4 * MSG / e->mtu / cwnd + 1);
+	/* the next cut: by alpha / 2 of at most the window */
+	window_load(e, f, 2, 1);
+	cwnd = qp->req.cwnd;
+	alpha = qp->cc.win_alpha;
+	inject_cnp(e, f);
+	fake_link_step(e->l);
+	CU_ASSERT_EQUAL(cc_info(qp).window_cuts, 2);
+	CU_ASSERT(qp->req.cwnd >= ROCE_REQ_CWND_MIN);
+	CU_ASSERT(qp->req.cwnd <= cwnd - cwnd * alpha / 2048 + 1);
+	CU_ASSERT(fake_link_run_until(e->l, flow_idle, f, MAX_ITERS) >= 0);
+	CU_ASSERT_EQUAL(f->errors, 0);
+	env_destroy(e);
+
+	/* rp_ecn_window 0: the rate is cut, the window is not */
+	e = env_create(22, 1, ROCE_MTU_1024, off, RTE_DIM(off));
+	CU_ASSERT_FATAL(e != NULL);
+	f = &e->f[0];
+	window_load(e, f, 4, ROCE_REQ_CWND_MIN);
+	cwnd = f->qp[0]->req.cwnd;
+	inject_cnp(e, f);
+	fake_link_step(e->l);
+	i = cc_info(f->qp[0]);
+	CU_ASSERT(!i.window);
+	CU_ASSERT_EQUAL(i.window_cuts, 0);
+	CU_ASSERT(f->qp[0]->req.cwnd >= cwnd);
+	CU_ASSERT_EQUAL(i.rate_cuts, 1);
+	CU_ASSERT(fake_link_run_until(e->l, flow_idle, f, MAX_ITERS) >= 0);
+	CU_ASSERT_EQUAL(f->errors, 0);
 	env_destroy(e);
 }
 
@@ -1182,6 +1334,7 @@ static CU_TestInfo cc_tests[] = {
 	{ "pacing WRITE to the limited rate", test_pace_write },
 	{ "pacing READ by its response bytes", test_pace_read },
 	{ "READ responses paced by the responder's RP", test_read_resp_paced },
+	{ "ECN window: one cut a window, alpha, rp_ecn_window 0", test_window },
 	{ "UD: CNPs to the DETH source QP, UD sends paced", test_ud_np_rp },
 	{ "CNP for no QP of ours ignored", test_cnp_ignored },
 	{ "clean link: no CNP, no limiter", test_clean_link_unlimited },

@@ -96,6 +96,8 @@ static const struct roce_cc_param_desc cc_params[ROCE_CC_PARAM_MAX] = {
 	[ROCE_CC_RP_RATE_REDUCE_MONITOR_PERIOD] = {
 		"rp_rate_reduce_monitor_period", "us", 4, 0, 1000000,
 		"least time between two rate cuts" },
+	[ROCE_CC_RP_ECN_WINDOW] = { "rp_ecn_window", "", 1, 0, 1,
+		"RC requesters cut their window on marks (DCTCP)" },
 	[ROCE_CC_LINE_RATE] = { "line_rate", "Mbit/s", 100000, 1, 400000,
 		"the port's rate: what rp_max_rate 0 stands for" },
 };
@@ -288,6 +290,7 @@ roce_cc_reset(struct roce_qp *qp)
 	roce_cc_stop(qp);
 	memset(cc, 0, sizeof(*cc));
 	qp->cc_limited = 0;
+	qp->cc_window = 0;
 	roce_timer_init(&cc->inc, cc_inc_expired, qp);
 	roce_timer_init(&cc->pace, cc_pace_expired, qp);
 	qp->stats.cc_rate_mbps = 0;
@@ -539,6 +542,71 @@ roce_cc_charge_bytes(struct roce_qp *qp, uint32_t bytes, uint64_t now)
 }
 
 /* ------------------------------------------------------------------ */
+/* ECN window                                                         */
+/* ------------------------------------------------------------------ */
+
+/* alpha's gain per observation window: g = 1 / 2^4 (RFC 8257's 1/16) */
+#define CC_WIN_G_SHIFT 4
+
+/*
+ * A congestion mark for RC requester @p qp with PSNs in flight: a CNP
+ * from its peer, or CE on a READ response it asked for. The first one
+ * starts the window's state (alpha 1: the first cut halves); then at most
+ * one cut a window of data: none until the PSNs sent before the last cut
+ * are acknowledged, the marks that answer those frames having been paid
+ * for by that cut.
+ */
+static void
+cc_win_mark(struct roce_qp *qp)
+{
+	struct roce_cc_qp *cc = &qp->cc;
+
+	/* nothing in flight: the marks are on READ responses this QP sent */
+	if (qp->type != ROCE_QPT_RC || qp->req.psn == qp->comp.psn ||
+	    cc_param(qp->dev, ROCE_CC_RP_ECN_WINDOW) == 0)
+		return;
+	if (!qp->cc_window) {
+		cc->win_alpha = 1024;
+		cc->win_end = qp->req.psn;
+		cc->win_acked = 0;
+		cc->win_marks = 0;
+		cc->win_cwr = false;
+		qp->cc_window = 1;
+	}
+	cc->win_marks++;
+	if (cc->win_cwr)
+		return;
+	roce_req_cwnd_ecn(qp, cc->win_alpha);
+	cc->win_cwr = true;
+	cc->win_recover = qp->req.psn;
+	cc->win_cuts++;
+}
+
+void
+roce_cc_win_acked(struct roce_qp *qp, uint32_t acked)
+{
+	struct roce_cc_qp *cc = &qp->cc;
+	uint32_t psn = qp->comp.psn;
+	uint64_t f;
+
+	cc->win_acked += acked;
+	if (cc->win_cwr && !roce_psn_before(psn, cc->win_recover))
+		cc->win_cwr = false;
+	if (roce_psn_before(psn, cc->win_end))
+		return;
+	/* a window of data acknowledged: alpha = (1 - g) alpha + g F */
+	f = cc->win_acked == 0 ? 0 :
+		(uint64_t)RTE_MIN(cc->win_marks, cc->win_acked) * 1024 /
+		cc->win_acked;
+	cc->win_alpha = (uint32_t)((cc->win_alpha -
+		(cc->win_alpha >> CC_WIN_G_SHIFT)) + (f >> CC_WIN_G_SHIFT));
+	cc->win_acked = 0;
+	cc->win_marks = 0;
+	cc->win_end = qp->req.psn;
+	cc->win_rounds++;
+}
+
+/* ------------------------------------------------------------------ */
 /* Notification point                                                 */
 /* ------------------------------------------------------------------ */
 
@@ -618,6 +686,10 @@ roce_cc_ce_rx(struct roce_qp *qp, const struct roce_pkt *pkt, uint64_t now)
 
 	qp->stats.ce_rx++;
 	qp->w->cnt[ROCE_WCNT_RX_CE]++;
+	/* READ data marked on its way here: the requester's own window */
+	if ((pkt->op->flags & (ROCE_OPF_READ | ROCE_OPF_RESP)) ==
+	    (ROCE_OPF_READ | ROCE_OPF_RESP))
+		cc_win_mark(qp);
 	/* a READ response is notified as any packet: its sender, the
 	 * responder, paces its responses (roce_cc_resp_pace_ok()) */
 	if ((qp->type != ROCE_QPT_UD && qp->hdr_len == 0) ||
@@ -669,6 +741,7 @@ roce_cc_cnp_rx(struct roce_worker *w, const struct roce_pkt *pkt,
 		return false;
 	}
 	qp->stats.cnp_rx++;
+	cc_win_mark(qp);
 	cc_react(qp, now);
 	return true;
 }
@@ -701,5 +774,9 @@ roce_qp_cc_query(const struct roce_qp *qp, struct roce_qp_cc_info *info)
 	info->rate_incs = qp->stats.cc_incs;
 	info->pace_stalls = qp->stats.cc_pace_stalls;
 	info->resp_pace_stalls = cc->resp_stalls;
+	info->window = qp->cc_window != 0;
+	info->cwnd = RTE_MIN(qp->req.cwnd, qp->req.max_inflight);
+	info->window_alpha = cc->win_alpha;
+	info->window_cuts = cc->win_cuts;
 	return 0;
 }

@@ -51,6 +51,7 @@ enum roce_cc_param {
 	ROCE_CC_RP_INITIAL_ALPHA_VALUE,	/**< alpha at the first CNP, 1024ths, 1023 */
 	ROCE_CC_RP_GD,			/**< cut = rate * alpha / 2^(gd-10), 11 */
 	ROCE_CC_RP_RATE_REDUCE_MONITOR_PERIOD, /**< us between two cuts, 4 */
+	ROCE_CC_RP_ECN_WINDOW,		/**< ECN window of RC requesters (0/1), 1 */
 	ROCE_CC_LINE_RATE,		/**< the port's rate, Mbit/s, 100000 */
 	ROCE_CC_PARAM_MAX,
 };
@@ -103,6 +104,10 @@ struct roce_qp_cc_info {
 	uint32_t min_rate_mbps;	/**< lowest rate since the QP was set up
 				 *   (the max rate when never limited) */
 	uint64_t resp_pace_stalls; /**< READ response runs stopped by it */
+	bool window;		/**< the ECN window runs (a mark was seen) */
+	uint32_t cwnd;		/**< the requester's window, PSNs */
+	uint32_t window_alpha;	/**< its marked share estimate, 1024ths */
+	uint64_t window_cuts;	/**< window cuts (at most one a window) */
 };
 
 /**

@@ -67,6 +67,16 @@ struct roce_cc_qp {
 	/* responder: READ responses wait for tokens (roce_cc_resp_pace_ok()) */
 	bool resp_wait;		/**< the pace timer re-queues the responder */
 	uint64_t resp_stalls;	/**< READ response runs stopped */
+	/* ECN window of an RC requester (cc_win_mark(), RFC 8257's DCTCP) */
+	/* runs or not: qp->cc_window, on the QP's per-packet lines */
+	bool win_cwr;		/**< cut; no other before win_recover is acked */
+	uint32_t win_alpha;	/**< marked share of a window, 1024ths */
+	uint32_t win_end;	/**< the observation window ends at this PSN */
+	uint32_t win_recover;	/**< req.psn at the last cut */
+	uint32_t win_acked;	/**< PSNs acknowledged in the window */
+	uint32_t win_marks;	/**< marks (CNPs, CE on READ data) in it */
+	uint32_t win_rounds;	/**< observation windows ended */
+	uint64_t win_cuts;
 	/* counters are in struct roce_qp_stats (ce_rx, cnp_tx, cc_*) */
 };
 
@@ -99,6 +109,21 @@ void roce_cc_ce_rx(struct roce_qp *qp, const struct roce_pkt *pkt,
  */
 bool roce_cc_cnp_rx(struct roce_worker *w, const struct roce_pkt *pkt,
 		    uint64_t now);
+
+/** Completer, out of line part of roce_cc_acked(). */
+void roce_cc_win_acked(struct roce_qp *qp, uint32_t acked);
+
+/**
+ * Completer: comp.psn of @p qp moved by @p acked PSNs; the ECN window's
+ * observation window and cut guard follow it (when it runs: @p on is
+ * qp->cc_window).
+ */
+static inline void
+roce_cc_acked(struct roce_qp *qp, bool on, uint32_t acked)
+{
+	if (__builtin_expect(on, 0))
+		roce_cc_win_acked(qp, acked);
+}
 
 /** Requester, out of line part of roce_cc_pace_ok(). */
 bool roce_cc_pace_check(struct roce_qp *qp, uint64_t now);

@@ -691,9 +691,11 @@ comp_update(struct comp_ctx *c)
 		roce_sr_comp_sync(qp, c->pkt);
 	if (comp->psn != c->psn0) {
 		uint64_t tmo = comp_timeout_tsc(qp);
+		uint32_t acked = roce_psn_offset(comp->psn, c->psn0);
 
 		roce_sr_rtt_acked(qp, c->now);
-		roce_req_cwnd_ack(qp, roce_psn_offset(comp->psn, c->psn0));
+		roce_req_cwnd_ack(qp, acked);
+		roce_cc_acked(qp, qp->cc_window, acked);
 		comp->retry_left = qp->retry_cnt;
 		comp->rnr_retry_left = qp->rnr_retry;
 		comp->retry_pending = false;

@@ -175,7 +175,8 @@ struct roce_qp {
 	 * of qp->path, qp->attr and qp->init that packets read, which lie
 	 * on six lines there. create_qp
 	 * (sig_all, srq) and modify_qp (roce_qp_table.c, qp_hot_sync())
-	 * write them with those; nothing else does, but for cc_limited.
+	 * write them with those; nothing else does, but for cc_limited and
+	 * cc_window.
 	 */
 	uint8_t hdr_tmpl[ROCE_QP_TMPL_MAX] __rte_cache_aligned;
 	uint16_t hdr_len;
@@ -191,6 +192,8 @@ struct roce_qp {
 	uint8_t rnr_retry;		/**< attr.rnr_retry */
 	/** the DCQCN rate limiter is engaged (roce_cc.c, worker-written) */
 	uint8_t cc_limited;
+	/** the ECN window runs (roce_cc.c, worker-written) */
+	uint8_t cc_window;
 	struct roce_srq *srq;		/**< init.srq: the ACK's credit field */
 	/* per-QP counters, the per-message ones on their first line */
 	struct roce_qp_stats stats __rte_cache_aligned;
