@@ -244,12 +244,18 @@ cmd_show_qp_parsed(void *res, struct cmdline *cl, void *data)
 		       a.selective_repeat ? "on" : "off");
 	numa_placement_str(q->port, 0, g, sizeof(g));
 	cmdline_printf(cl, "  %s\n", g);
-	if (roce_qp_cc_query(q->qp, &cc) == 0)
-		cmdline_printf(cl, "  cc: rate %u Mbit/s (%s) target %u alpha %u/1024 ce_rx %" PRIu64
-			       " cnp_tx %" PRIu64 " cnp_rx %" PRIu64 " cuts %" PRIu64 "\n",
-			       cc.rate_mbps, cc.limited ? "limited" : "not limited",
-			       cc.target_mbps, cc.alpha, cc.ce_rx, cc.cnp_tx,
-			       cc.cnp_rx, cc.rate_cuts);
+	if (roce_qp_cc_query(q->qp, &cc) != 0)
+		return;
+	cmdline_printf(cl, "  cc: rate %u Mbit/s (%s) target %u alpha %u/1024 ce_rx %" PRIu64
+		       " cnp_tx %" PRIu64 " cnp_rx %" PRIu64 " cuts %" PRIu64 "\n",
+		       cc.rate_mbps, cc.limited ? "limited" : "not limited",
+		       cc.target_mbps, cc.alpha, cc.ce_rx, cc.cnp_tx,
+		       cc.cnp_rx, cc.rate_cuts);
+	if (cc.window)
+		cmdline_printf(cl, "  cc window: %u PSNs alpha %u/1024 cuts %" PRIu64 "\n",
+			       cc.cwnd, cc.window_alpha, cc.window_cuts);
+	else
+		cmdline_printf(cl, "  cc window: off (no mark yet)\n");
 }
 
 static cmdline_parse_token_string_t cmd_create_tok =
