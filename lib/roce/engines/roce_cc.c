@@ -571,12 +571,15 @@ cc_win_mark(struct roce_qp *qp)
 		cc->win_acked = 0;
 		cc->win_marks = 0;
 		cc->win_cwr = false;
+		cc->win_used = 0;
+		cc->win_used_prev = 0;
 		qp->cc_window = 1;
 	}
 	cc->win_marks++;
 	if (cc->win_cwr)
 		return;
-	roce_req_cwnd_ecn(qp, cc->win_alpha);
+	roce_req_cwnd_ecn(qp, cc->win_alpha,
+			  RTE_MAX(cc->win_used, cc->win_used_prev));
 	cc->win_cwr = true;
 	cc->win_recover = qp->req.psn;
 	cc->win_cuts++;
@@ -587,8 +590,12 @@ roce_cc_win_acked(struct roce_qp *qp, uint32_t acked)
 {
 	struct roce_cc_qp *cc = &qp->cc;
 	uint32_t psn = qp->comp.psn;
+	uint32_t used = roce_psn_offset(qp->req.psn, psn) + acked;
 	uint64_t f;
 
+	/* what was in flight before this ACK: the window in use (a READ
+	 * that ends drains it to nothing, which says nothing of the window) */
+	cc->win_used = RTE_MAX(cc->win_used, used);
 	cc->win_acked += acked;
 	if (cc->win_cwr && !roce_psn_before(psn, cc->win_recover))
 		cc->win_cwr = false;
@@ -604,6 +611,8 @@ roce_cc_win_acked(struct roce_qp *qp, uint32_t acked)
 	cc->win_marks = 0;
 	cc->win_end = qp->req.psn;
 	cc->win_rounds++;
+	cc->win_used_prev = cc->win_used;
+	cc->win_used = 0;
 }
 
 /* ------------------------------------------------------------------ */

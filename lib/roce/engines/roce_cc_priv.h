@@ -76,6 +76,8 @@ struct roce_cc_qp {
 	uint32_t win_acked;	/**< PSNs acknowledged in the window */
 	uint32_t win_marks;	/**< marks (CNPs, CE on READ data) in it */
 	uint32_t win_rounds;	/**< observation windows ended */
+	/** most PSNs in flight at an ACK, this window and the one before */
+	uint32_t win_used, win_used_prev;
 	uint64_t win_cuts;
 	/* counters are in struct roce_qp_stats (ce_rx, cnp_tx, cc_*) */
 };

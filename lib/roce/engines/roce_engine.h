@@ -190,12 +190,13 @@ void roce_req_cwnd_ack(struct roce_qp *qp, uint32_t acked);
 void roce_req_cwnd_cut(struct roce_qp *qp, bool timeout);
 
 /**
- * Congestion control (roce_cc.c): the ECN window of @p qp cuts, by
- * @p alpha / 2 (alpha in 1024ths) of what is in flight, never below
- * ROCE_REQ_CWND_MIN; the window then grows by one PSN per window
- * acknowledged (ssthresh is the new window).
+ * Congestion control (roce_cc.c): the ECN window of @p qp cuts by
+ * @p alpha / 2 (alpha in 1024ths) of what it used: the PSNs in flight or
+ * @p used (the most in flight lately), whichever is more, at most the
+ * window; never below ROCE_REQ_CWND_MIN. The window then grows by one
+ * PSN per window acknowledged (ssthresh is the new window).
  */
-void roce_req_cwnd_ecn(struct roce_qp *qp, uint32_t alpha);
+void roce_req_cwnd_ecn(struct roce_qp *qp, uint32_t alpha, uint32_t used);
 
 /** Requester part of roce_engines_reset() (roce_req.c). */
 void roce_req_reset(struct roce_qp *qp);

@@ -987,15 +987,15 @@ roce_req_cwnd_cut(struct roce_qp *qp, bool timeout)
 }
 
 void
-roce_req_cwnd_ecn(struct roce_qp *qp, uint32_t alpha)
+roce_req_cwnd_ecn(struct roce_qp *qp, uint32_t alpha, uint32_t used)
 {
 	struct roce_req_state *req = &qp->req;
 	uint32_t w, inflight;
 
-	/* from what is in flight (RFC 5681's FlightSize), not a window
-	 * the application never filled */
-	inflight = RTE_MAX(roce_psn_offset(req->psn, qp->comp.psn),
-			   (uint32_t)ROCE_REQ_CWND_MIN);
+	/* from what was used of the window (the most in flight lately),
+	 * not a window the application never filled */
+	inflight = RTE_MAX(roce_psn_offset(req->psn, qp->comp.psn), used);
+	inflight = RTE_MAX(inflight, (uint32_t)ROCE_REQ_CWND_MIN);
 	w = RTE_MIN(req_window(req), inflight);
 	alpha = RTE_MIN(alpha, 1024u);
 	w -= (uint32_t)((uint64_t)w * alpha >> 11);
