@@ -25,8 +25,13 @@
 #include "port.h"
 #include "rte_pmd_ernic.h"
 
-/* loopback link: room for the frames of a full TX window of large messages */
-#define LB_RING_SIZE 65536
+/*
+ * Loopback link: as deep as a NIC's TX ring (512 descriptors). A full ring
+ * holds the engines back (roce_worker_tx_room()); a deeper one only holds
+ * a standing queue of every QP's window, whose frames have left the cache
+ * by the time the receiver copies them (performance.rst, "Many QPs").
+ */
+#define LB_RING_SIZE 512
 
 /* how the PMD's log lines start (ERNIC_LOG of lib/ernic_pmd) */
 #define PROBE_LOG_PREFIX ERNIC_ENV_DRIVER ": "

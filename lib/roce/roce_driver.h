@@ -133,6 +133,7 @@ enum roce_worker_cnt {
 	ROCE_WCNT_TX_PKTS,		/**< frames accepted by the tx callback */
 	ROCE_WCNT_TX_REFUSED,		/**< frames refused once, kept for later */
 	ROCE_WCNT_TX_DROP_FULL,		/**< frames dropped: batch full and stuck */
+	ROCE_WCNT_TX_HELD,		/**< engine runs stopped: the port refused frames */
 	ROCE_WCNT_DOORBELLS,		/**< QPs taken from the doorbell ring */
 	ROCE_WCNT_DOORBELL_OVERFLOW,	/**< doorbell ring full (cannot happen) */
 	ROCE_WCNT_CTL_REQS,		/**< control requests run from the ring */

@@ -341,10 +341,18 @@ fl_tx(void *ctx, struct rte_mbuf **pkts, uint16_t n)
 	const struct fake_link_impair *imp = &ep->imp;
 	uint16_t i, take = n;
 
-	if (imp->tx_accept_max != 0 && take > imp->tx_accept_max) {
+	if (imp->tx_accept_max != 0 && take > imp->tx_accept_max)
 		take = imp->tx_accept_max;
-		ep->stats.refused += n - take;
+	if (imp->tx_accept_step != 0) {
+		if (ep->step_iter != l->iters) {
+			ep->step_iter = l->iters;
+			ep->step_taken = 0;
+		}
+		take = RTE_MIN(take, (uint16_t)(imp->tx_accept_step -
+						 ep->step_taken));
+		ep->step_taken += take;
 	}
+	ep->stats.refused += n - take;
 	for (i = 0; i < take; i++) {
 		struct rte_mbuf *m = pkts[i], *copy;
 

@@ -30,6 +30,11 @@ struct fake_link_impair {
 	uint32_t corrupt_ppm;	/**< one byte after the UDP header flipped */
 	/** 0: the tx callback takes every frame; else at most this many per call */
 	uint16_t tx_accept_max;
+	/**
+	 * 0: no limit; else at most this many frames a step, whatever the
+	 * calls: a TX ring the link drains at that rate (a full ring takes 0)
+	 */
+	uint16_t tx_accept_step;
 };
 
 /** What happened to the frames leaving one side. */
@@ -41,7 +46,7 @@ struct fake_link_stats {
 	uint64_t dup;
 	uint64_t corrupted;
 	uint64_t reordered;
-	uint64_t refused;	/**< refused by tx_accept_max */
+	uint64_t refused;	/**< refused by tx_accept_max or tx_accept_step */
 	uint64_t inbox_full;
 };
 
@@ -97,6 +102,8 @@ struct fake_ep {
 	struct rte_mbuf *held;	/**< reordered frame waiting for the next */
 	uint32_t burst_left;
 	struct fake_link_impair imp;
+	uint64_t step_iter;	/**< the step step_taken counts (tx_accept_step) */
+	uint32_t step_taken;
 	bool cut;		/**< drop everything this side sends */
 	struct fake_link_stats stats;
 	/* bottleneck of the frames leaving this side (fake_link_set_bneck) */

@@ -10,7 +10,7 @@
  *                 |  |            (fence, rd_atomic)                       |
  *                 |  |                  v         v                        |
  *                 |  |                 EXIT <-- GATE --> BUILD --> SEND     |
- *                 |  |          (window, budget)  ^                 |      |
+ *                 |  |    (window, budget, port)  ^                 |      |
  *                 |  |                            +--- ADVANCE <----+      |
  *                 |  |                                    |                |
  *                 |  +----------- NEXT_WQE <---(message sent)  <-----------+
@@ -20,8 +20,9 @@
  * - GET_WQE picks req.wqe_idx: a WQE never started (ADMIT: fence and
  *   max_rd_atomic, then START assigns its PSNs) or one already started
  *   that go-back-N resends with the PSNs it had (GATE).
- * - GATE checks, per packet, the RC window and the per-call budgets
- *   (packets, payload bytes).
+ * - GATE checks, per packet, the RC window, the per-call budgets
+ *   (packets, payload bytes), the DCQCN rate and room at the port (a port
+ *   that refuses frames holds the requester back until the next poll).
  * - BUILD makes one packet: payload gathered from the SGEs (or inline
  *   bytes), headers by roce_build_mbuf(), ICRC by roce_icrc_fill_built().
  * - SEND hands it to the worker and starts the local ACK timer (RC).
@@ -83,6 +84,7 @@ struct req_ctx {
 	uint32_t sent;			/**< packets sent by this call */
 	uint32_t sent_bytes;		/**< their payload bytes */
 	bool reschedule;		/**< stopped with work left: ring again */
+	bool held;			/**< stopped by the port: -EBUSY */
 	struct roce_send_wqe *wqe;	/**< WQE at req.wqe_idx */
 	enum roce_err err;		/**< REQ_ERROR: the cause */
 	/* the packet being made */
@@ -577,6 +579,11 @@ req_gate(struct req_ctx *c)
 	/* DCQCN rate limiter (roce_cc.c): its timer rings when tokens are back */
 	if (!roce_cc_pace_ok(qp, qp->cc_limited, c->now))
 		return REQ_EXIT;
+	/* the port refuses frames: the poll keeps this QP's turn */
+	if (unlikely(!roce_worker_tx_room(qp->w))) {
+		c->held = true;
+		return REQ_EXIT;
+	}
 	return REQ_BUILD;
 }
 
@@ -942,7 +949,7 @@ roce_req_run(struct roce_qp *qp, uint64_t now)
 	if (c.qp_state == ROCE_QPS_SQD && qp->sq_draining &&
 	    !roce_idx_before(qp->sq.cons, qp->req.wqe_hwm))
 		roce_qp_check_drained(qp);
-	return (int)c.sent;
+	return unlikely(c.held) ? -EBUSY : (int)c.sent;
 }
 
 void

@@ -2,8 +2,9 @@
 /*
  * The responder's output (roce_resp.h): what roce_resp_rx() left waiting in
  * the QP's responder state goes from the worker's poll, in PSN order, at
- * most RESP_BUDGET packets per QP per poll: READ responses (paced by
- * DCQCN), atomic ACKs, then the coalesced ACK or the NAK. ACK coalescing:
+ * most RESP_BUDGET packets per QP per poll, none while the port refuses
+ * frames (roce_worker_tx_room()): READ responses (paced by DCQCN), atomic
+ * ACKs, then the coalesced ACK or the NAK. ACK coalescing:
  * roce_resp.c's step_ack holds an ACK for up to ack_pkts packets or ack_us
  * (the timer here); an ACK, a NAK or a response for a later PSN covers the
  * held packets.
@@ -351,6 +352,9 @@ roce_resp_run(struct roce_qp *qp, uint64_t now)
 			 * responses; its timer re-queues the QP */
 			if (rd && !roce_cc_resp_pace_ok(qp, qp->cc_limited, now))
 				return sent;
+			/* the port refuses frames: the poll keeps the turn */
+			if (unlikely(!roce_worker_tx_room(qp->w)))
+				return -EBUSY;
 			rc = rd ? resp_send_read(qp, res) :
 				resp_send_atomic_ack(qp, res);
 			if (unlikely(rc == -EACCES)) {
@@ -369,6 +373,8 @@ roce_resp_run(struct roce_qp *qp, uint64_t now)
 	}
 	/* the ACK/NAK goes after every response for earlier PSNs */
 	if (r->ack_pending) {
+		if (unlikely(!roce_worker_tx_room(qp->w)))
+			return -EBUSY;
 		if (resp_send_ack(qp) != 0)
 			goto again;
 		sent++;

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The worker: RX dispatch to the QP engines, the poll loop (control
- * requests, doorbells, timers, requesters, responders), TX batching and
- * roce_worker_exec().
+ * requests, timers, doorbells, responders, requesters, held back while the
+ * port refuses frames), TX batching and roce_worker_exec().
  */
 #include <errno.h>
 #include <string.h>
@@ -42,6 +42,7 @@ static const char *const worker_cnt_names[ROCE_WCNT_MAX] = {
 	[ROCE_WCNT_TX_PKTS] = "tx_pkts",
 	[ROCE_WCNT_TX_REFUSED] = "tx_refused",
 	[ROCE_WCNT_TX_DROP_FULL] = "tx_drop_full",
+	[ROCE_WCNT_TX_HELD] = "tx_held",
 	[ROCE_WCNT_DOORBELLS] = "doorbells",
 	[ROCE_WCNT_DOORBELL_OVERFLOW] = "doorbell_overflow",
 	[ROCE_WCNT_CTL_REQS] = "ctl_reqs",
@@ -290,6 +291,34 @@ worker_ready_add(struct roce_worker *w, struct roce_qp *qp)
 	w->ready_tail = qp;
 }
 
+/*
+ * The port refused frames in this poll (roce_worker_tx_room()): @p qp, held
+ * by it or not yet run, and the QPs after it, up to @p last, in the list
+ * being walked were not served, so they go ahead of those re-queued by
+ * this poll. Without that,
+ * the first QPs of the list would take the port's room at every poll and
+ * the last ones would wait as long as the first have work.
+ */
+static void
+worker_ready_keep_turn(struct roce_worker *w, struct roce_qp *qp,
+		       struct roce_qp *last)
+{
+	last->ready_next = w->ready_head;
+	if (w->ready_tail == NULL)
+		w->ready_tail = last;
+	w->ready_head = qp;
+}
+
+/* The same for the responder list. */
+static void
+worker_resp_keep_turn(struct roce_worker *w, struct roce_qp *qp,
+		      struct roce_qp *last)
+{
+	last->resp.resp_next = w->resp_head;
+	if (w->resp_tail == NULL)
+		w->resp_tail = last;
+	w->resp_head = qp;
+}
 
 static void
 worker_take_doorbells(struct roce_worker *w)
@@ -569,7 +598,8 @@ roce_worker_rx_parsed(struct roce_worker *w, struct rte_mbuf *m,
 int
 roce_worker_poll(struct roce_worker *w, uint64_t now)
 {
-	struct roce_qp *qp, *next;
+	struct roce_qp *qp, *next, *last;
+	int rc;
 
 	worker_enter(w, now);
 	w->tx_sent = 0;
@@ -581,26 +611,52 @@ roce_worker_poll(struct roce_worker *w, uint64_t now)
 	w->cnt[ROCE_WCNT_TIMERS] += roce_timers_run(&w->timers, now);
 	/* 3. doorbells rung by posters and timers -> ready list */
 	worker_take_doorbells(w);
-	/* 4. requesters: a QP stays ready while it still produces packets */
-	qp = w->ready_head;
-	w->ready_head = w->ready_tail = NULL;
-	for (; qp != NULL; qp = next) {
-		next = qp->ready_next;
-		qp->in_ready_list = 0;
-		w->cnt[ROCE_WCNT_REQ_RUNS]++;
-		if (roce_req_run(qp, now) > 0)
-			worker_ready_add(w, qp);
-	}
-	/* 5. responders with READ responses, atomic ACKs or ACKs to send;
-	 *    roce_resp_run() re-queues a QP that still has output
+	/* frames the port refused last time go first, or hold the engines */
+	if (w->tx_blocked)
+		roce_worker_tx_flush(w);
+	/* 4. responders with READ responses, atomic ACKs or ACKs to send,
+	 *    ahead of new requests; roce_resp_run() re-queues a QP that still
+	 *    has output
 	 */
 	qp = w->resp_head;
+	last = w->resp_tail;
 	w->resp_head = w->resp_tail = NULL;
 	for (; qp != NULL; qp = next) {
 		next = qp->resp.resp_next;
+		if (unlikely(w->tx_blocked)) {
+			worker_resp_keep_turn(w, qp, last);
+			break;
+		}
 		qp->resp.in_resp_list = false;
 		w->cnt[ROCE_WCNT_RESP_RUNS]++;
-		roce_resp_run(qp, now);
+		if (unlikely(roce_resp_run(qp, now) == -EBUSY)) {
+			qp->resp.in_resp_list = true;
+			qp->resp.resp_next = next;
+			worker_resp_keep_turn(w, qp, last);
+			break;
+		}
+	}
+	/* 5. requesters: a QP stays ready while it still produces packets */
+	qp = w->ready_head;
+	last = w->ready_tail;
+	w->ready_head = w->ready_tail = NULL;
+	for (; qp != NULL; qp = next) {
+		next = qp->ready_next;
+		if (unlikely(w->tx_blocked)) {
+			worker_ready_keep_turn(w, qp, last);
+			break;
+		}
+		qp->in_ready_list = 0;
+		w->cnt[ROCE_WCNT_REQ_RUNS]++;
+		rc = roce_req_run(qp, now);
+		if (unlikely(rc == -EBUSY)) {
+			qp->in_ready_list = 1;
+			qp->ready_next = next;
+			worker_ready_keep_turn(w, qp, last);
+			break;
+		}
+		if (rc > 0)
+			worker_ready_add(w, qp);
 	}
 	/* 6. hand this poll's frames (and earlier refused ones) to the port */
 	roce_worker_tx_flush(w);

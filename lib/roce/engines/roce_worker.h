@@ -54,6 +54,8 @@ struct roce_worker {
 
 	/* TX batch: tx_buf[0..tx_n) waits for the callback, oldest first */
 	uint16_t tx_n;
+	/** The last flush left frames the port refused (roce_worker_tx_room()). */
+	bool tx_blocked;
 	struct rte_mbuf *tx_buf[ROCE_WORKER_TX_BATCH];
 
 	/** Timers of the engines (retransmit, RNR...). */
@@ -109,6 +111,27 @@ static inline struct roce_txbuf_iova_cache *
 roce_worker_iova_cache(struct roce_worker *w)
 {
 	return &w->iova_cache;
+}
+
+/**
+ * Worker only: whether an engine may build one more frame now. Not while
+ * the port refuses frames (the last flush left some in the batch): a
+ * requester or a READ responder that finds no room counts tx_held, stops
+ * and runs again from the next poll, so a full TX ring holds the engines
+ * back instead of dropping what they built (tx_drop_full) and a standing
+ * queue ahead of the port stays as short as the port's own ring.
+ */
+static inline bool
+roce_worker_tx_room(struct roce_worker *w)
+{
+	if (likely(w->tx_n < ROCE_WORKER_TX_BATCH && !w->tx_blocked))
+		return true;
+	if (w->tx_n == ROCE_WORKER_TX_BATCH)
+		roce_worker_tx_flush(w);
+	if (w->tx_n < ROCE_WORKER_TX_BATCH && !w->tx_blocked)
+		return true;
+	w->cnt[ROCE_WCNT_TX_HELD]++;
+	return false;
 }
 
 /** The device of @p w. */

@@ -43,14 +43,17 @@ roce_worker_tx_flush(struct roce_worker *w)
 {
 	uint16_t n, left;
 
-	if (w->tx_n == 0)
+	if (w->tx_n == 0) {
+		w->tx_blocked = false;
 		return;
+	}
 	n = w->tx(w->tx_ctx, w->tx_buf, w->tx_n);
 	if (n > w->tx_n)	/* a callback claiming more than it got */
 		n = w->tx_n;
 	w->cnt[ROCE_WCNT_TX_PKTS] += n;
 	w->tx_sent += n;
 	left = w->tx_n - n;
+	w->tx_blocked = left != 0;
 	if (left != 0) {
 		/* keep the refused frames, in order, for the next flush */
 		memmove(w->tx_buf, w->tx_buf + n, left * sizeof(w->tx_buf[0]));

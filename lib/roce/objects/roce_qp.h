@@ -316,7 +316,11 @@ void roce_qp_check_drained(struct roce_qp *qp);
 bool roce_qp_trans_masks(enum roce_qp_type type, enum roce_qp_state from,
 			 enum roce_qp_state to, uint32_t *req, uint32_t *opt);
 
-/** Requester: send what the SQ allows; returns packets generated. */
+/**
+ * Requester: send what the SQ allows; returns packets generated, or
+ * -EBUSY when the port refused frames (roce_worker_tx_room()) before the
+ * QP was done: the caller keeps its turn for the next poll.
+ */
 int roce_req_run(struct roce_qp *qp, uint64_t now);
 
 /**
@@ -333,7 +337,9 @@ void roce_resp_rx(struct roce_qp *qp, struct rte_mbuf *m,
 
 /**
  * Responder: send pending READ responses, atomic ACKs and the coalesced
- * ACK/NAK; re-queues itself on the worker while output remains.
+ * ACK/NAK; re-queues itself on the worker while output remains, except
+ * when the port refused frames (roce_worker_tx_room()): then it returns
+ * -EBUSY and the caller keeps its turn for the next poll.
  */
 int roce_resp_run(struct roce_qp *qp, uint64_t now);
 
