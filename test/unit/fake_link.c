@@ -782,3 +782,16 @@ fake_link_inject(struct fake_link *l, int to, const struct roce_hdr_fields *f,
 	fl_inbox_put(&l->ep[to ^ 1], &l->ep[to], m);
 	return 0;
 }
+
+uint64_t
+fake_link_counter(const struct roce_worker *w, const char *name)
+{
+	struct roce_counter c[256];
+	int n = roce_worker_counters(w, c, RTE_DIM(c)), i;
+
+	for (i = 0; i < n && i < (int)RTE_DIM(c); i++)
+		if (strcmp(c[i].name, name) == 0)
+			return c[i].value;
+	fprintf(stderr, "fake_link: worker has no counter \"%s\"\n", name);
+	abort();
+}

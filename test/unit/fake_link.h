@@ -206,6 +206,12 @@ int fake_link_inject(struct fake_link *l, int to,
 		     const struct roce_hdr_fields *f, const void *payload,
 		     uint32_t len);
 
+/**
+ * Counter @p name of worker @p w (roce_worker_counters()). A name the
+ * worker does not have is a mistake in the test: it says so and aborts.
+ */
+uint64_t fake_link_counter(const struct roce_worker *w, const char *name);
+
 /** The address vector of side @p to, as seen from side @p from. */
 void fake_link_ah(const struct fake_link *l, int from, int to,
 		  struct roce_ah_attr *ah);

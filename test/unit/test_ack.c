@@ -116,19 +116,6 @@ env_destroy(struct env *e)
 	free(e);
 }
 
-static uint64_t
-wcnt(struct env *e, const char *name)
-{
-	struct roce_counter c[ROCE_WCNT_MAX + ROCE_PARSE_REASON_MAX + 8];
-	int i, n = roce_worker_counters(e->l->ep[1].w, c, RTE_DIM(c));
-
-	for (i = 0; i < n && i < (int)RTE_DIM(c); i++)
-		if (strcmp(c[i].name, name) == 0)
-			return c[i].value;
-	CU_FAIL("no such worker counter");
-	return 0;
-}
-
 /*
  * Step the link @p n times (1 us each while something moves; an idle link
  * jumps to the next timer's deadline).
@@ -204,8 +191,8 @@ test_ack_at_end_and_ackreq(void)
 	inject(e, ROCE_OP_RC_RDMA_WRITE_ONLY, 1, false);
 	run_steps(e, 5);
 	CU_ASSERT_EQUAL(e->acks.n, 4);
-	CU_ASSERT_EQUAL(wcnt(e, "resp_acks"), 4);
-	CU_ASSERT_EQUAL(wcnt(e, "resp_acks_timed"), 0);
+	CU_ASSERT_EQUAL(fake_link_counter(e->l->ep[1].w, "resp_acks"), 4);
+	CU_ASSERT_EQUAL(fake_link_counter(e->l->ep[1].w, "resp_acks_timed"), 0);
 	env_destroy(e);
 }
 
@@ -252,7 +239,7 @@ test_ack_timer(void)
 	/* ack_us after the first held packet (it came in the first step) */
 	CU_ASSERT(e->acks.tsc[0] >= t0 + tmo);
 	CU_ASSERT(e->acks.tsc[0] <= t0 + tmo + 3 * step);
-	CU_ASSERT_EQUAL(wcnt(e, "resp_acks_timed"), 1);
+	CU_ASSERT_EQUAL(fake_link_counter(e->l->ep[1].w, "resp_acks_timed"), 1);
 	/* nothing held: the timer does not send another */
 	run_steps(e, 100);
 	CU_ASSERT_EQUAL(e->acks.n, 1);
@@ -269,7 +256,7 @@ test_ack_timer(void)
 	CU_ASSERT_FALSE(roce_timer_armed(&e->qp[1]->resp.ack_timer));
 	run_steps(e, 100);
 	CU_ASSERT_EQUAL(e->acks.n, 2);
-	CU_ASSERT_EQUAL(wcnt(e, "resp_acks_timed"), 1);
+	CU_ASSERT_EQUAL(fake_link_counter(e->l->ep[1].w, "resp_acks_timed"), 1);
 	env_destroy(e);
 }
 
@@ -290,7 +277,7 @@ test_ack_reset_forgets(void)
 	CU_ASSERT_FALSE(roce_timer_armed(&e->qp[1]->resp.ack_timer));
 	run_steps(e, 100);
 	CU_ASSERT_EQUAL(e->acks.n, 0);
-	CU_ASSERT_EQUAL(wcnt(e, "resp_acks_timed"), 0);
+	CU_ASSERT_EQUAL(fake_link_counter(e->l->ep[1].w, "resp_acks_timed"), 0);
 	env_destroy(e);
 }
 
@@ -347,7 +334,7 @@ test_ack_long_send(void)
 	CU_ASSERT_EQUAL(memcmp(e->buf[0], e->buf[1], len), 0);
 	/* every 32 packets (6 times in 200) and the last one */
 	CU_ASSERT_EQUAL(e->acks.n, n / ROCE_RESP_ACK_PKTS + 1);
-	CU_ASSERT_EQUAL(wcnt(e, "resp_acks"), e->acks.n);
+	CU_ASSERT_EQUAL(fake_link_counter(e->l->ep[1].w, "resp_acks"), e->acks.n);
 	env_destroy(e);
 }
 

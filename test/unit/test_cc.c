@@ -229,19 +229,6 @@ cc_info(const struct roce_qp *qp)
 	return i;
 }
 
-static uint64_t
-wcounter(struct roce_worker *w, const char *name)
-{
-	struct roce_counter c[256];
-	int n = roce_worker_counters(w, c, RTE_DIM(c)), i;
-
-	for (i = 0; i < n && i < (int)RTE_DIM(c); i++)
-		if (strcmp(c[i].name, name) == 0)
-			return c[i].value;
-	CU_FAIL("no such counter");
-	return 0;
-}
-
 /* ------------------------------------------------------------------ */
 /* Parameters                                                         */
 /* ------------------------------------------------------------------ */
@@ -478,16 +465,16 @@ test_np_cnp(void)
 	CU_ASSERT_EQUAL(rcv.ce_rx, e->l->ep[0].bstats.marked);
 	CU_ASSERT_EQUAL(snd.ce_rx, 0);
 	CU_ASSERT(rcv.ce_rx >= REGION / 1024);
-	CU_ASSERT_EQUAL(wcounter(e->l->ep[1].w, "rx_ce"), rcv.ce_rx);
+	CU_ASSERT_EQUAL(fake_link_counter(e->l->ep[1].w, "rx_ce"), rcv.ce_rx);
 	/* CNPs: rate limited, counted on both ends, the rest coalesced */
 	CU_ASSERT(rcv.cnp_tx >= 1);
 	CU_ASSERT(rcv.cnp_tx <= elapsed_us / 50 + 1);
 	CU_ASSERT_EQUAL(rcv.cnp_tx, s.cnp[1]);
-	CU_ASSERT_EQUAL(wcounter(e->l->ep[1].w, "tx_cnp"), rcv.cnp_tx);
-	CU_ASSERT_EQUAL(wcounter(e->l->ep[1].w, "cnp_coalesced"),
+	CU_ASSERT_EQUAL(fake_link_counter(e->l->ep[1].w, "tx_cnp"), rcv.cnp_tx);
+	CU_ASSERT_EQUAL(fake_link_counter(e->l->ep[1].w, "cnp_coalesced"),
 			rcv.ce_rx - rcv.cnp_tx);
 	CU_ASSERT_EQUAL(snd.cnp_rx, rcv.cnp_tx);
-	CU_ASSERT_EQUAL(wcounter(e->l->ep[0].w, "rx_cnp"), rcv.cnp_tx);
+	CU_ASSERT_EQUAL(fake_link_counter(e->l->ep[0].w, "rx_cnp"), rcv.cnp_tx);
 	CU_ASSERT(snd.rate_cuts >= 1);
 	CU_ASSERT(snd.rate_cuts <= snd.cnp_rx);
 	/* the CNP on the wire: to the sender's QP, BECN, 16 zero bytes,
@@ -894,7 +881,7 @@ test_clean_link_unlimited(void)
 	i = cc_info(e->f[0].qp[0]);
 	CU_ASSERT(!i.limited);
 	CU_ASSERT_EQUAL(i.cnp_rx + i.ce_rx + i.rate_cuts + i.pace_stalls, 0);
-	CU_ASSERT_EQUAL(wcounter(e->l->ep[1].w, "tx_cnp"), 0);
+	CU_ASSERT_EQUAL(fake_link_counter(e->l->ep[1].w, "tx_cnp"), 0);
 	env_destroy(e);
 }
 
@@ -917,8 +904,8 @@ test_cnp_ignored(void)
 	h.sgid[15] ^= 0x40;	/* not the peer */
 	CU_ASSERT_EQUAL(fake_link_inject(e->l, 0, &h, NULL, 0), 0);
 	fake_link_step(e->l);
-	CU_ASSERT_EQUAL(wcounter(e->l->ep[0].w, "rx_cnp"), 2);
-	CU_ASSERT_EQUAL(wcounter(e->l->ep[0].w, "rx_drop_cnp_no_qp"), 2);
+	CU_ASSERT_EQUAL(fake_link_counter(e->l->ep[0].w, "rx_cnp"), 2);
+	CU_ASSERT_EQUAL(fake_link_counter(e->l->ep[0].w, "rx_drop_cnp_no_qp"), 2);
 	CU_ASSERT_EQUAL(cc_info(f->qp[0]).cnp_rx, 0);
 	CU_ASSERT(!cc_info(f->qp[0]).limited);
 	env_destroy(e);
@@ -1300,7 +1287,7 @@ test_ud_np_rp(void)
 	CU_ASSERT(s.cnp_becn && s.cnp_rsvd_zero);
 	CU_ASSERT_EQUAL(s.cnp_ecn, ROCE_ECN_NOT_ECT);
 	CU_ASSERT_EQUAL(s.icrc_bad, 0);
-	CU_ASSERT_EQUAL(wcounter(e->l->ep[1].w, "tx_cnp"), rcv.cnp_tx);
+	CU_ASSERT_EQUAL(fake_link_counter(e->l->ep[1].w, "tx_cnp"), rcv.cnp_tx);
 	/* RP: the UD sender cut once, paced its sends ... */
 	CU_ASSERT_EQUAL(snd.rate_cuts, 1);
 	CU_ASSERT(snd.limited);
@@ -1310,7 +1297,7 @@ test_ud_np_rp(void)
 	for (k = 0; k < 20 && cc_info(qp[0]).cnp_rx < rcv.cnp_tx; k++)
 		fake_link_step(e->l);
 	CU_ASSERT_EQUAL(cc_info(qp[0]).cnp_rx, cc_info(qp[1]).cnp_tx);
-	CU_ASSERT_EQUAL(wcounter(e->l->ep[0].w, "rx_drop_cnp_no_qp"), 0);
+	CU_ASSERT_EQUAL(fake_link_counter(e->l->ep[0].w, "rx_drop_cnp_no_qp"), 0);
 	/* what left after the first CNP (all but the first UD_OUT sends at
 	 * most) went at 200 Mbit/s */
 	expect = (uint64_t)(UD_N - UD_OUT) * UD_LEN * 8 / 200;

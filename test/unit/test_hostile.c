@@ -68,20 +68,6 @@ capture(void *ctx, int from, const struct rte_mbuf *m)
 		e->syn[e->nsyn++] = roce_aeth_syndrome(aeth);
 }
 
-static uint64_t
-counter(const struct roce_worker *w, const char *name)
-{
-	struct roce_counter c[256];
-	int n, i;
-
-	n = roce_worker_counters(w, c, RTE_DIM(c));
-	for (i = 0; i < n && i < (int)RTE_DIM(c); i++)
-		if (strcmp(c[i].name, name) == 0)
-			return c[i].value;
-	CU_FAIL("no such counter");
-	return UINT64_MAX;
-}
-
 static enum roce_qp_state
 qp_state(struct roce_qp *qp)
 {
@@ -346,16 +332,16 @@ run_access_case(const struct access_case *ac, uint64_t seed)
 	f.compare = 0;
 	if (op->flags & ROCE_OPF_WRITE)
 		plen = (op->flags & ROCE_OPF_LAST) ? len : e->mtu;
-	before = counter(e->l->ep[1].w, ac->cnt);
+	before = fake_link_counter(e->l->ep[1].w, ac->cnt);
 	CU_ASSERT_EQUAL_FATAL(fake_link_inject(e->l, 1, &f, payload, plen), 0);
 	fake_link_settle(e->l, 100000);
 	if (!syn_seen(e, roce_syndrome(ROCE_AETH_NAK, ac->nak)))
 		fprintf(stderr, "\n  case \"%s\": no NAK %u seen\n", ac->name,
 			ac->nak);
 	CU_ASSERT(syn_seen(e, roce_syndrome(ROCE_AETH_NAK, ac->nak)));
-	CU_ASSERT_EQUAL(counter(e->l->ep[1].w, ac->cnt), before + 1);
-	CU_ASSERT_EQUAL(counter(e->l->ep[1].w, "resp_read_resp_pkts"), 0);
-	CU_ASSERT_EQUAL(counter(e->l->ep[1].w, "resp_atomic_acks"), 0);
+	CU_ASSERT_EQUAL(fake_link_counter(e->l->ep[1].w, ac->cnt), before + 1);
+	CU_ASSERT_EQUAL(fake_link_counter(e->l->ep[1].w, "resp_read_resp_pkts"), 0);
+	CU_ASSERT_EQUAL(fake_link_counter(e->l->ep[1].w, "resp_atomic_acks"), 0);
 	CU_ASSERT_EQUAL(qp_state(e->qp[1]), ROCE_QPS_ERR);
 	CU_ASSERT(guard_mem_is(e->mem.base, REGION, FILL));
 	CU_ASSERT(guard_mem_ok(&e->mem));
@@ -402,7 +388,7 @@ test_stale_key_mid_message(void)
 	fake_link_settle(e->l, 100000);
 	CU_ASSERT(syn_seen(e, roce_syndrome(ROCE_AETH_NAK,
 					    ROCE_NAK_REM_ACCESS_ERR)));
-	CU_ASSERT_EQUAL(counter(e->l->ep[1].w, "resp_rem_access_err"), 1);
+	CU_ASSERT_EQUAL(fake_link_counter(e->l->ep[1].w, "resp_rem_access_err"), 1);
 	CU_ASSERT_EQUAL(qp_state(e->qp[1]), ROCE_QPS_ERR);
 	CU_ASSERT(guard_mem_is(e->mem.base, REGION, FILL));
 	CU_ASSERT(guard_mem_ok(&e->mem));
@@ -430,7 +416,7 @@ test_zero_length_bogus_key(void)
 	CU_ASSERT_EQUAL_FATAL(fake_link_inject(e->l, 1, &f, &none, 0), 0);
 	fake_link_settle(e->l, 100000);
 	CU_ASSERT_EQUAL(qp_state(e->qp[1]), ROCE_QPS_RTS);
-	CU_ASSERT_EQUAL(counter(e->l->ep[1].w, "resp_rem_access_err"), 0);
+	CU_ASSERT_EQUAL(fake_link_counter(e->l->ep[1].w, "resp_rem_access_err"), 0);
 	CU_ASSERT(!syn_seen(e, roce_syndrome(ROCE_AETH_NAK,
 					     ROCE_NAK_REM_ACCESS_ERR)));
 	CU_ASSERT(guard_mem_is(e->mem.base, REGION, FILL));
@@ -474,9 +460,9 @@ test_spoofed_qpn_transport(void)
 	CU_ASSERT_EQUAL(fake_link_inject(e->l, 1, &f, payload,
 					 sizeof(payload)), 0);
 	fake_link_settle(e->l, 100000);
-	CU_ASSERT_EQUAL(counter(e->l->ep[1].w, "rx_drop_unknown_qpn"), 1);
-	CU_ASSERT_EQUAL(counter(e->l->ep[1].w, "rx_drop_bad_transport"), 3);
-	CU_ASSERT_EQUAL(counter(e->l->ep[1].w, "rx_accepted"), 0);
+	CU_ASSERT_EQUAL(fake_link_counter(e->l->ep[1].w, "rx_drop_unknown_qpn"), 1);
+	CU_ASSERT_EQUAL(fake_link_counter(e->l->ep[1].w, "rx_drop_bad_transport"), 3);
+	CU_ASSERT_EQUAL(fake_link_counter(e->l->ep[1].w, "rx_accepted"), 0);
 	/* each QP counts the frame of the wrong transport sent to it */
 	CU_ASSERT_EQUAL(e->qp[1]->stats.rx_drops - drops0, 1);
 	CU_ASSERT_EQUAL(e->uc->stats.rx_drops, 1);
@@ -520,7 +506,7 @@ test_ud_qkey_spoof(void)
 						 sizeof(payload)), 0);
 	}
 	fake_link_settle(e->l, 100000);
-	CU_ASSERT_EQUAL(counter(e->l->ep[1].w, "resp_drop_qkey_violation"),
+	CU_ASSERT_EQUAL(fake_link_counter(e->l->ep[1].w, "resp_drop_qkey_violation"),
 			RTE_DIM(bad));
 	/* only the last one, with the right key, was received */
 	CU_ASSERT_EQUAL_FATAL(roce_poll_cq(e->cq[1], &wc, 1), 1);
@@ -578,18 +564,18 @@ parse_drops(const struct env *e)
 	uint64_t sum = 0;
 
 	for (r = ROCE_PARSE_NOT_ROCE; r < ROCE_PARSE_REASON_MAX; r++)
-		sum += counter(e->l->ep[1].w, roce_parse_reason_name((int)r));
-	return sum + counter(e->l->ep[1].w, "rx_icrc_err");
+		sum += fake_link_counter(e->l->ep[1].w, roce_parse_reason_name((int)r));
+	return sum + fake_link_counter(e->l->ep[1].w, "rx_icrc_err");
 }
 
 /* Deliver @p buf and check that it was counted once, under @p reason. */
 static void
 expect_drop(struct env *e, const uint8_t *buf, size_t len, const char *reason)
 {
-	uint64_t total = parse_drops(e), want = counter(e->l->ep[1].w, reason);
+	uint64_t total = parse_drops(e), want = fake_link_counter(e->l->ep[1].w, reason);
 
 	deliver(e, buf, len);
-	CU_ASSERT_EQUAL(counter(e->l->ep[1].w, reason), want + 1);
+	CU_ASSERT_EQUAL(fake_link_counter(e->l->ep[1].w, reason), want + 1);
 	CU_ASSERT_EQUAL(parse_drops(e), total + 1);
 }
 
@@ -651,7 +637,7 @@ test_truncated_every_offset(void)
 	l4 = wire_l4_off(good);
 	bth = wire_bth_off(good);
 	total0 = parse_drops(e);
-	ok0 = counter(e->l->ep[1].w, "rx_accepted");
+	ok0 = fake_link_counter(e->l->ep[1].w, "rx_accepted");
 	/* cut at every offset, the lengths still claiming the whole frame */
 	for (k = 0; k < n; k++) {
 		memcpy(buf, good, k);
@@ -666,7 +652,7 @@ test_truncated_every_offset(void)
 		deliver(e, buf, bth + k);
 	}
 	CU_ASSERT_EQUAL(parse_drops(e) - total0, n - bth);
-	CU_ASSERT_EQUAL(counter(e->l->ep[1].w, "rx_accepted"), ok0);
+	CU_ASSERT_EQUAL(fake_link_counter(e->l->ep[1].w, "rx_accepted"), ok0);
 	CU_ASSERT_EQUAL(e->nsyn, 0);
 	CU_ASSERT(guard_mem_is(e->mem.base, REGION, FILL));
 	CU_ASSERT_EQUAL(qp_state(e->qp[1]), ROCE_QPS_RTS);
@@ -767,15 +753,15 @@ test_malformed_by_reason(void)
 	f.rkey = roce_mr_rkey(e->mr);
 	f.dma_len = sizeof(payload);
 	n = frame_bytes(&f, payload, sizeof(payload), good, sizeof(good));
-	before = counter(e->l->ep[1].w, "rx_icrc_err");
+	before = fake_link_counter(e->l->ep[1].w, "rx_icrc_err");
 	for (op = 0; op < 64; op++) {
 		memcpy(buf, good, n);
 		buf[bth + 8 + (op * 37) % (n - bth - 8)] ^=
 			(uint8_t)(1u << (op & 7));
 		deliver(e, buf, n);
 	}
-	CU_ASSERT_EQUAL(counter(e->l->ep[1].w, "rx_icrc_err"), before + 64);
-	CU_ASSERT_EQUAL(counter(e->l->ep[1].w, "rx_accepted"), 0);
+	CU_ASSERT_EQUAL(fake_link_counter(e->l->ep[1].w, "rx_icrc_err"), before + 64);
+	CU_ASSERT_EQUAL(fake_link_counter(e->l->ep[1].w, "rx_accepted"), 0);
 	CU_ASSERT_EQUAL(e->nsyn, 0);
 	CU_ASSERT(guard_mem_is(e->mem.base, REGION, FILL));
 	CU_ASSERT_EQUAL(qp_state(e->qp[1]), ROCE_QPS_RTS);

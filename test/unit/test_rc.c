@@ -227,19 +227,6 @@ qp_state(struct roce_qp *qp)
 	return a.qp_state;
 }
 
-static uint64_t
-counter(struct roce_worker *w, const char *name)
-{
-	struct roce_counter c[256];
-	int n = roce_worker_counters(w, c, RTE_DIM(c)), i;
-
-	for (i = 0; i < n && i < (int)RTE_DIM(c); i++)
-		if (strcmp(c[i].name, name) == 0)
-			return c[i].value;
-	CU_FAIL("no such counter");
-	return 0;
-}
-
 static int
 post_send1(struct roce_qp *qp, const struct roce_send_wr *wr)
 {
@@ -594,13 +581,13 @@ matrix(const struct fake_link_impair *imp, uint64_t seed)
 			CU_ASSERT(s0->lost + s1->lost > 0);
 			CU_ASSERT(s0->dup + s1->dup > 0);
 			CU_ASSERT(s0->reordered + s1->reordered > 0);
-			CU_ASSERT(counter(e->l->ep[1].w, "resp_dup_requests") +
-				  counter(e->l->ep[1].w, "resp_out_of_seq") > 0);
+			CU_ASSERT(fake_link_counter(e->l->ep[1].w, "resp_dup_requests") +
+				  fake_link_counter(e->l->ep[1].w, "resp_out_of_seq") > 0);
 		}
 		if (imp == &no_impair) {
 			/* a clean link never needs a retransmission */
-			CU_ASSERT_EQUAL(counter(e->l->ep[1].w, "resp_dup_requests"), 0);
-			CU_ASSERT_EQUAL(counter(e->l->ep[1].w, "resp_psn_seq_naks"), 0);
+			CU_ASSERT_EQUAL(fake_link_counter(e->l->ep[1].w, "resp_dup_requests"), 0);
+			CU_ASSERT_EQUAL(fake_link_counter(e->l->ep[1].w, "resp_psn_seq_naks"), 0);
 		}
 		env_destroy(e);
 	}
@@ -679,8 +666,8 @@ test_atomic_exactly_once(void)
 			CU_ASSERT_NOT_EQUAL(seen[i], seen[j]);
 	}
 	/* duplicates were seen and answered from the cache */
-	CU_ASSERT(counter(e->l->ep[1].w, "resp_dup_requests") > 0);
-	CU_ASSERT(counter(e->l->ep[1].w, "resp_atomic_acks") > RTE_DIM(seen));
+	CU_ASSERT(fake_link_counter(e->l->ep[1].w, "resp_dup_requests") > 0);
+	CU_ASSERT(fake_link_counter(e->l->ep[1].w, "resp_atomic_acks") > RTE_DIM(seen));
 	env_destroy(e);
 }
 
@@ -702,8 +689,8 @@ test_read_replay(void)
 	fake_link_set_impair(e->l, 1, &lose_resp);
 	for (i = 0; i < 4; i++)
 		do_read(e, 64 * 1024 + i * 1000, ONE_SGE, i + 1);
-	CU_ASSERT(counter(e->l->ep[1].w, "resp_dup_requests") > 0);
-	CU_ASSERT(counter(e->l->ep[1].w, "resp_read_resp_pkts") >
+	CU_ASSERT(fake_link_counter(e->l->ep[1].w, "resp_dup_requests") > 0);
+	CU_ASSERT(fake_link_counter(e->l->ep[1].w, "resp_read_resp_pkts") >
 		  4 * (64 * 1024 / e->mtu));
 	env_destroy(e);
 }
@@ -793,7 +780,7 @@ access_case(enum access_case ac)
 	CU_ASSERT_EQUAL(qp_state(e->qp[0]), ROCE_QPS_ERR);
 	/* the responder NAKed and left the connection too (IBTA 9.9.3) */
 	CU_ASSERT_EQUAL(qp_state(e->qp[1]), ROCE_QPS_ERR);
-	CU_ASSERT(counter(e->l->ep[1].w, "resp_rem_access_err") == 1);
+	CU_ASSERT(fake_link_counter(e->l->ep[1].w, "resp_rem_access_err") == 1);
 	/* target memory untouched, canaries intact */
 	CU_ASSERT(mem_is(e->m[1].base, REGION, FILL_DST));
 	CU_ASSERT(canaries_ok(&e->m[1]));
@@ -839,7 +826,7 @@ test_atomic_misaligned(void)
 	if (post_send1(e->qp[0], &wr) == 0) {
 		CU_ASSERT_FATAL(env_wait(e, 1, 0));
 		CU_ASSERT_EQUAL(e->wc[0][0].status, ROCE_WC_REM_INV_REQ_ERR);
-		CU_ASSERT(counter(e->l->ep[1].w, "resp_invalid_req") == 1);
+		CU_ASSERT(fake_link_counter(e->l->ep[1].w, "resp_invalid_req") == 1);
 	}
 	/* either refused at post or NAKed: memory untouched */
 	CU_ASSERT(mem_is(e->m[1].base, REGION, FILL_DST));
@@ -909,7 +896,7 @@ test_rnr_exhausted(void)
 	CU_ASSERT_EQUAL(e->wc[0][0].status, ROCE_WC_RNR_RETRY_EXC_ERR);
 	CU_ASSERT_EQUAL(e->wc[0][0].wr_id, 1);
 	/* the first try and two retries were each RNR NAKed */
-	CU_ASSERT_EQUAL(counter(e->l->ep[1].w, "resp_rnr_naks"), 3);
+	CU_ASSERT_EQUAL(fake_link_counter(e->l->ep[1].w, "resp_rnr_naks"), 3);
 	CU_ASSERT_EQUAL(qp_state(e->qp[0]), ROCE_QPS_ERR);
 	/* the responder is fine: RNR is not an error there */
 	CU_ASSERT_EQUAL(qp_state(e->qp[1]), ROCE_QPS_RTS);
@@ -927,9 +914,9 @@ test_rnr_recovers(void)
 	send_one(e, 1, 2500);
 	/* let a few RNR NAKs happen, then post the receive */
 	for (i = 0; i < 100000 &&
-	     counter(e->l->ep[1].w, "resp_rnr_naks") < 2; i++)
+	     fake_link_counter(e->l->ep[1].w, "resp_rnr_naks") < 2; i++)
 		fake_link_step(e->l);
-	CU_ASSERT(counter(e->l->ep[1].w, "resp_rnr_naks") >= 2);
+	CU_ASSERT(fake_link_counter(e->l->ep[1].w, "resp_rnr_naks") >= 2);
 	rs = sge(e, 1, DST_OFF, 4096);
 	CU_ASSERT_EQUAL_FATAL(post_recv_sgl(e, 1, 2, &rs, 1), 0);
 	CU_ASSERT_FATAL(env_wait(e, 1, 1));
@@ -997,8 +984,8 @@ test_icrc_corruption(void)
 	CU_ASSERT_FATAL(e != NULL);
 	do_send(e, ROCE_WR_SEND, 256 * 1024, ONE_SGE, 1);
 	do_read(e, 256 * 1024, ONE_SGE, 2);
-	bad = counter(e->l->ep[0].w, "rx_icrc_err") +
-	      counter(e->l->ep[1].w, "rx_icrc_err");
+	bad = fake_link_counter(e->l->ep[0].w, "rx_icrc_err") +
+	      fake_link_counter(e->l->ep[1].w, "rx_icrc_err");
 	/* every corrupted frame was caught by the ICRC, none slipped in */
 	CU_ASSERT(bad > 0);
 	CU_ASSERT_EQUAL(bad, e->l->ep[0].stats.corrupted +
@@ -1017,9 +1004,9 @@ test_tx_backpressure(void)
 	CU_ASSERT_FATAL(e != NULL);
 	do_write(e, false, 200 * 1024, ONE_SGE, 1);
 	do_read(e, 200 * 1024, ONE_SGE, 2);
-	CU_ASSERT(counter(e->l->ep[0].w, "tx_refused") > 0);
-	CU_ASSERT(counter(e->l->ep[1].w, "tx_refused") > 0);
-	CU_ASSERT_EQUAL(counter(e->l->ep[0].w, "tx_drop_full"), 0);
+	CU_ASSERT(fake_link_counter(e->l->ep[0].w, "tx_refused") > 0);
+	CU_ASSERT(fake_link_counter(e->l->ep[1].w, "tx_refused") > 0);
+	CU_ASSERT_EQUAL(fake_link_counter(e->l->ep[0].w, "tx_drop_full"), 0);
 	env_destroy(e);
 }
 
@@ -1217,8 +1204,8 @@ test_read_late_dup_resources_full(void)
 	CU_ASSERT_EQUAL(e->wc[0][0].wr_id, 2);
 	CU_ASSERT(memcmp(e->m[0].base + SRC_OFF + size,
 			 e->m[1].base + DST_OFF + size, size) == 0);
-	CU_ASSERT(counter(e->l->ep[1].w, "resp_dup_requests") >= 1);
-	CU_ASSERT_EQUAL(counter(e->l->ep[1].w, "resp_invalid_req"), 0);
+	CU_ASSERT(fake_link_counter(e->l->ep[1].w, "resp_dup_requests") >= 1);
+	CU_ASSERT_EQUAL(fake_link_counter(e->l->ep[1].w, "resp_invalid_req"), 0);
 	CU_ASSERT_EQUAL(qp_state(e->qp[0]), ROCE_QPS_RTS);
 	CU_ASSERT_EQUAL(qp_state(e->qp[1]), ROCE_QPS_RTS);
 	env_destroy(e);
@@ -1246,8 +1233,8 @@ test_read_late_dup_resources_full(void)
 	CU_ASSERT_FATAL(env_wait(e, 64, 0));
 	for (i = 0; i < 64; i++)
 		CU_ASSERT_EQUAL(e->wc[0][i].status, ROCE_WC_SUCCESS);
-	CU_ASSERT(counter(e->l->ep[1].w, "resp_dup_requests") > 0);
-	CU_ASSERT_EQUAL(counter(e->l->ep[1].w, "resp_invalid_req"), 0);
+	CU_ASSERT(fake_link_counter(e->l->ep[1].w, "resp_dup_requests") > 0);
+	CU_ASSERT_EQUAL(fake_link_counter(e->l->ep[1].w, "resp_invalid_req"), 0);
 	env_destroy(e);
 
 	/* a requester past max_dest_rd_atomic (1) is still NAKed (9.7.5.1.4) */
@@ -1265,8 +1252,8 @@ test_read_late_dup_resources_full(void)
 				      0);
 	}
 	fake_link_settle(e->l, 100000);
-	CU_ASSERT_EQUAL(counter(e->l->ep[1].w, "resp_rd_atomic_full"), 1);
-	CU_ASSERT_EQUAL(counter(e->l->ep[1].w, "resp_invalid_req"), 1);
+	CU_ASSERT_EQUAL(fake_link_counter(e->l->ep[1].w, "resp_rd_atomic_full"), 1);
+	CU_ASSERT_EQUAL(fake_link_counter(e->l->ep[1].w, "resp_invalid_req"), 1);
 	CU_ASSERT_EQUAL(qp_state(e->qp[1]), ROCE_QPS_ERR);
 	env_destroy(e);
 }
@@ -1325,7 +1312,7 @@ test_rkey_cache_invalidated(void)
 		CU_ASSERT_EQUAL(e->wc[0][0].status, i < 2 ? ROCE_WC_SUCCESS :
 				ROCE_WC_REM_ACCESS_ERR);
 	}
-	CU_ASSERT_EQUAL(counter(e->l->ep[1].w, "resp_rem_access_err"), 1);
+	CU_ASSERT_EQUAL(fake_link_counter(e->l->ep[1].w, "resp_rem_access_err"), 1);
 	env_destroy(e);
 }
 
@@ -1600,7 +1587,7 @@ inject_case(enum inject_case ic)
 	}
 	CU_ASSERT_EQUAL_FATAL(fake_link_inject(e->l, 1, &f, payload, len), 0);
 	fake_link_settle(e->l, 100000);
-	CU_ASSERT_EQUAL(counter(e->l->ep[1].w, cnt), 1);
+	CU_ASSERT_EQUAL(fake_link_counter(e->l->ep[1].w, cnt), 1);
 	/* the responder NAKed and moved to ERR; nothing was written */
 	CU_ASSERT_EQUAL(qp_state(e->qp[1]), ROCE_QPS_ERR);
 	CU_ASSERT_EQUAL(e->qp[1]->stats.naks_tx, 1);
@@ -1641,9 +1628,9 @@ test_injected_out_of_sequence(void)
 						 sizeof(payload)), 0);
 	}
 	fake_link_settle(e->l, 100000);
-	CU_ASSERT_EQUAL(counter(e->l->ep[1].w, "resp_out_of_seq"), 5);
-	CU_ASSERT_EQUAL(counter(e->l->ep[1].w, "resp_psn_seq_naks"), 1);
-	CU_ASSERT_EQUAL(counter(e->l->ep[1].w, "resp_drop_out_of_seq"), 4);
+	CU_ASSERT_EQUAL(fake_link_counter(e->l->ep[1].w, "resp_out_of_seq"), 5);
+	CU_ASSERT_EQUAL(fake_link_counter(e->l->ep[1].w, "resp_psn_seq_naks"), 1);
+	CU_ASSERT_EQUAL(fake_link_counter(e->l->ep[1].w, "resp_drop_out_of_seq"), 4);
 	CU_ASSERT(mem_is(e->m[1].base, REGION, FILL_DST));
 	CU_ASSERT_EQUAL(qp_state(e->qp[1]), ROCE_QPS_RTS);
 	/* the connection still works */
@@ -1869,7 +1856,7 @@ test_srq_error_qp(void)
 	CU_ASSERT_EQUAL(count_events(e->l->ep[1].dev, ROCE_EVENT_SRQ_ERR, srq), 1);
 	CU_ASSERT_EQUAL(qp_state(e->qp[1]), ROCE_QPS_ERR);
 	CU_ASSERT_EQUAL(e->qp[1]->stats.naks_tx, 1);
-	CU_ASSERT_EQUAL(counter(e->l->ep[1].w, "resp_rem_op_err"), 1);
+	CU_ASSERT_EQUAL(fake_link_counter(e->l->ep[1].w, "resp_rem_op_err"), 1);
 	CU_ASSERT_EQUAL(roce_post_srq_recv(srq, &rw, 1, &posted), -EINVAL);
 	CU_ASSERT(mem_is(e->m[1].base, REGION, FILL_DST));
 	CU_ASSERT_EQUAL(roce_destroy_qp(e->qp[1]), 0);
@@ -1949,9 +1936,9 @@ test_injected_bad_pkey_src(void)
 						 sizeof(payload)), 0);
 	}
 	fake_link_settle(e->l, 100000);
-	CU_ASSERT_EQUAL(counter(e->l->ep[1].w, "rx_drop_bad_pkey"),
+	CU_ASSERT_EQUAL(fake_link_counter(e->l->ep[1].w, "rx_drop_bad_pkey"),
 			RTE_DIM(bad_pkeys));
-	CU_ASSERT_EQUAL(counter(e->l->ep[1].w, "rx_drop_bad_src"), 1);
+	CU_ASSERT_EQUAL(fake_link_counter(e->l->ep[1].w, "rx_drop_bad_src"), 1);
 	CU_ASSERT_EQUAL(e->qp[1]->stats.rx_drops - drops0,
 			RTE_DIM(bad_pkeys) + 1);
 	CU_ASSERT(mem_is(e->m[1].base, REGION, FILL_DST));
@@ -1966,7 +1953,7 @@ test_injected_bad_pkey_src(void)
 					 sizeof(payload)), 0);
 	fake_link_settle(e->l, 100000);
 	CU_ASSERT(mem_is(e->m[1].base, sizeof(payload), 0x22));
-	CU_ASSERT_EQUAL(counter(e->l->ep[1].w, "rx_drop_bad_pkey"),
+	CU_ASSERT_EQUAL(fake_link_counter(e->l->ep[1].w, "rx_drop_bad_pkey"),
 			RTE_DIM(bad_pkeys));
 	CU_ASSERT_EQUAL(e->qp[1]->resp.epsn, (f.psn + 1) & 0xffffff);
 	env_destroy(e);
@@ -2081,14 +2068,14 @@ test_gsi_hook(void)
 	/* no handler: counted and freed */
 	CU_ASSERT_EQUAL_FATAL(fake_link_inject(e->l, 1, &f, mad, sizeof(mad)), 0);
 	fake_link_settle(e->l, 1000);
-	CU_ASSERT_EQUAL(counter(e->l->ep[1].w, "rx_drop_gsi_no_handler"), 1);
+	CU_ASSERT_EQUAL(fake_link_counter(e->l->ep[1].w, "rx_drop_gsi_no_handler"), 1);
 	/* with a handler: it gets the MAD */
 	roce_worker_set_gsi_handler(e->l->ep[1].w, gsi_cb, &g);
 	CU_ASSERT_EQUAL_FATAL(fake_link_inject(e->l, 1, &f, mad, sizeof(mad)), 0);
 	fake_link_settle(e->l, 1000);
 	CU_ASSERT_EQUAL(g.n, 1);
 	CU_ASSERT_EQUAL(g.qkey, 0x80010000u);
-	CU_ASSERT_EQUAL(counter(e->l->ep[1].w, "rx_gsi"), 1);
+	CU_ASSERT_EQUAL(fake_link_counter(e->l->ep[1].w, "rx_gsi"), 1);
 	roce_worker_set_gsi_handler(e->l->ep[1].w, NULL, NULL);
 	env_destroy(e);
 }
@@ -2152,7 +2139,7 @@ test_worker_exec_threads(void)
 	CU_ASSERT_EQUAL(a.calls, 101);
 	CU_ASSERT_EQUAL(a.tid, p.tid);
 	CU_ASSERT_NOT_EQUAL(a.tid, rte_gettid());
-	CU_ASSERT(counter(p.w, "ctl_reqs") == 100);
+	CU_ASSERT(fake_link_counter(p.w, "ctl_reqs") == 100);
 	p.stop = 1;
 	pthread_join(th, NULL);
 	/* unbound: inline again */

@@ -39,19 +39,6 @@ struct env {
 
 static const struct fake_link_impair no_impair;
 
-static uint64_t
-counter(struct roce_worker *w, const char *name)
-{
-	struct roce_counter c[256];
-	int n = roce_worker_counters(w, c, RTE_DIM(c)), i;
-
-	for (i = 0; i < n && i < (int)RTE_DIM(c); i++)
-		if (strcmp(c[i].name, name) == 0)
-			return c[i].value;
-	CU_FAIL("no such counter");
-	return 0;
-}
-
 static struct env *
 env_create(enum roce_qp_type type, uint64_t seed, bool ipv6)
 {
@@ -258,7 +245,7 @@ uc_run(bool write_imm)
 		}
 		ok++;
 	}
-	CU_ASSERT(counter(e->l->ep[1].w, "resp_drop_uc_broken_msg") > 0);
+	CU_ASSERT(fake_link_counter(e->l->ep[1].w, "resp_drop_uc_broken_msg") > 0);
 	CU_ASSERT(e->l->ep[0].stats.lost > 0);
 	/* the connection goes on: a message on a clean link arrives */
 	fake_link_set_impair(e->l, 0, &no_impair);
@@ -393,7 +380,7 @@ test_ud_qkey_violation(void)
 	/* the send completed locally; nothing was received */
 	CU_ASSERT_EQUAL(e->got[0], 1);
 	CU_ASSERT_EQUAL(e->got[1], 0);
-	CU_ASSERT_EQUAL(counter(e->l->ep[1].w, "resp_drop_qkey_violation"), 1);
+	CU_ASSERT_EQUAL(fake_link_counter(e->l->ep[1].w, "resp_drop_qkey_violation"), 1);
 	CU_ASSERT(e->m[1].base[0] == 0xee);
 	/* the right Q_Key gets through, into the same receive WQE */
 	CU_ASSERT_EQUAL_FATAL(ud_send(e, 100, QKEY, 2, false), 0);
@@ -414,8 +401,8 @@ test_ud_no_wqe(void)
 	env_drain(e);
 	CU_ASSERT_EQUAL(e->got[0], 1);
 	CU_ASSERT_EQUAL(e->got[1], 0);
-	CU_ASSERT_EQUAL(counter(e->l->ep[1].w, "resp_drop_no_recv_wqe"), 1);
-	CU_ASSERT_EQUAL(counter(e->l->ep[1].w, "resp_rnr_naks"), 0);
+	CU_ASSERT_EQUAL(fake_link_counter(e->l->ep[1].w, "resp_drop_no_recv_wqe"), 1);
+	CU_ASSERT_EQUAL(fake_link_counter(e->l->ep[1].w, "resp_rnr_naks"), 0);
 	env_destroy(e);
 }
 
@@ -463,7 +450,7 @@ test_ud_pkey_any_source(void)
 	CU_ASSERT_EQUAL_FATAL(ud_inject(e, 0x0000, 1, payload, 100), 0);
 	env_drain(e);
 	CU_ASSERT_EQUAL(e->got[1], 0);
-	CU_ASSERT_EQUAL(counter(e->l->ep[1].w, "rx_drop_bad_pkey"), 2);
+	CU_ASSERT_EQUAL(fake_link_counter(e->l->ep[1].w, "rx_drop_bad_pkey"), 2);
 	CU_ASSERT(e->m[1].base[GRH] == 0xee);
 	/* right P_Key from a host the QP never heard of: accepted */
 	CU_ASSERT_EQUAL_FATAL(ud_inject(e, 0xffff, 99, payload, 100), 0);
@@ -473,7 +460,7 @@ test_ud_pkey_any_source(void)
 	CU_ASSERT_EQUAL(e->wc[1][0].byte_len, GRH + 100);
 	CU_ASSERT_EQUAL(e->wc[1][0].src_qp, roce_qp_num(e->qp[0]));
 	CU_ASSERT(memcmp(e->m[1].base + GRH, payload, 100) == 0);
-	CU_ASSERT_EQUAL(counter(e->l->ep[1].w, "rx_drop_bad_src"), 0);
+	CU_ASSERT_EQUAL(fake_link_counter(e->l->ep[1].w, "rx_drop_bad_src"), 0);
 	env_destroy(e);
 }
 

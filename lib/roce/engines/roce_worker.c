@@ -295,9 +295,9 @@ worker_ready_add(struct roce_worker *w, struct roce_qp *qp)
  * The port refused frames in this poll (roce_worker_tx_room()): @p qp, held
  * by it or not yet run, and the QPs after it, up to @p last, in the list
  * being walked were not served, so they go ahead of those re-queued by
- * this poll. Without that,
- * the first QPs of the list would take the port's room at every poll and
- * the last ones would wait as long as the first have work.
+ * this poll. Without that, the first QPs of the list would take the port's
+ * room at every poll and the last ones would wait as long as the first
+ * have work.
  */
 static void
 worker_ready_keep_turn(struct roce_worker *w, struct roce_qp *qp,

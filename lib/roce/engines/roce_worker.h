@@ -116,10 +116,11 @@ roce_worker_iova_cache(struct roce_worker *w)
 /**
  * Worker only: whether an engine may build one more frame now. Not while
  * the port refuses frames (the last flush left some in the batch): a
- * requester or a READ responder that finds no room counts tx_held, stops
- * and runs again from the next poll, so a full TX ring holds the engines
- * back instead of dropping what they built (tx_drop_full) and a standing
- * queue ahead of the port stays as short as the port's own ring.
+ * requester, or a responder with READ responses or an ACK to send, that
+ * finds no room counts tx_held and returns -EBUSY, and roce_worker_poll()
+ * keeps its turn for the next poll. So a full TX ring holds the engines
+ * back instead of dropping what they built (tx_drop_full), and the queue
+ * ahead of the port stays as short as the port's own ring.
  */
 static inline bool
 roce_worker_tx_room(struct roce_worker *w)
